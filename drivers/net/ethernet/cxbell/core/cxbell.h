@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* cxbell core: private structures. */
+#ifndef _CXBELL_H
+#define _CXBELL_H
+
+#include <linux/cache.h>
+#include <linux/netdevice.h>
+#include <linux/u64_stats_sync.h>
+#include <linux/workqueue.h>
+
+#include <cxbell/backend.h>
+
+#include "../wqe/mlx4.h"
+
+struct cxb_channel;
+
+#define CXB_DRV_NAME		"cxbell"
+
+/* Keep in sync with the extack message in cxbell_ethtool.c. */
+#define CXB_MIN_RING_SIZE	64U
+#define CXB_MAX_RING_SIZE	8192U
+#define CXB_DEF_RING_SIZE	1024U
+#define CXB_MAX_CHANNELS	64U
+
+/* Room the xmit path keeps free: one maximal WQE plus the NOP that may pad
+ * the ring end before it. The queue stops when less than this is free and
+ * wakes once twice as much is free again.
+ */
+#define CXB_TX_STOP_ROOM	(2 * CXB_MLX4_MAX_WQE_TXBBS)
+#define CXB_TX_WAKE_ROOM	(2 * CXB_TX_STOP_ROOM)
+/* TX CQEs handled per NAPI poll at most, whatever the budget. */
+#define CXB_TX_CQ_BUDGET	256
+
+#define CXB_RX_HEADROOM		(NET_SKB_PAD + NET_IP_ALIGN)
+
+/* Data segment mappings beyond the linear part, freed in posting order. */
+struct cxb_dma_ent {
+	dma_addr_t addr;
+	u32 len;
+};
+
+/* What completion needs to free a WQE, so it never reads the descriptor
+ * back: the linear mapping is kept here, fragment mappings in the DMA FIFO.
+ */
+struct cxb_tx_info {
+	struct sk_buff *skb;		/* NULL for a NOP pad */
+	dma_addr_t map0_addr;
+	u32 map0_len;
+	u32 nr_bytes;
+	u8 nr_txbb;
+	u8 nr_frags;
+};
+
+struct cxb_tx_stats {
+	u64 packets;
+	u64 bytes;
+	u64 xmit_more;
+	u64 doorbells;
+	u64 doorbell_on_stop;
+	u64 queue_stopped;
+	u64 dropped;
+	/* completion side */
+	u64 wake_queue;
+	u64 cqes;
+};
+
+struct cxb_rx_stats {
+	u64 packets;
+	u64 bytes;
+	u64 dropped;
+	u64 cqes;
+};
+
+struct cxb_cq {
+	/* Dirtied by NAPI (and the arm sequence by the interrupt) */
+	u32 ci;
+	u32 arm_sn;
+	/* Read-mostly */
+	struct mlx4_cqe *buf;
+	__be32 *db_rec;			/* [0] set_ci, [1] arm */
+	void __iomem *db_reg;
+	u32 size;			/* entries, power of two */
+	u32 cqn;
+	u64 irqs;			/* written only by the interrupt */
+	struct cxb_channel *ch;
+	/* Slow path fields follow */
+	dma_addr_t buf_dma;
+	dma_addr_t db_dma;
+	struct cxb_cq_hw hw;
+	bool created;
+};
+
+struct cxb_priv;
+
+struct cxb_tx_ring {
+	/* Dirtied by TX completion (NAPI) */
+	u32 cons ____cacheline_aligned_in_smp;
+	u32 dma_cons;
+	struct u64_stats_sync cstats_sync;
+	u64 wake_queue;
+	u64 cqes;
+
+	/* Dirtied by ndo_start_xmit */
+	u32 prod ____cacheline_aligned_in_smp;
+	u32 dma_prod;
+	struct u64_stats_sync xstats_sync;
+	u64 packets;
+	u64 bytes;
+	u64 xmit_more;
+	u64 doorbells;
+	u64 doorbell_on_stop;
+	u64 queue_stopped;
+	u64 dropped;
+
+	/* Read-mostly, set when the ring is created */
+	void *buf ____cacheline_aligned_in_smp;
+	struct cxb_tx_info *tx_info;
+	struct cxb_dma_ent *dma_fifo;
+	u32 size;			/* TXBBs, power of two */
+	u32 size_mask;
+	u32 dma_mask;			/* DMA FIFO entries - 1 */
+	__be32 doorbell_qpn;		/* pre-swapped send doorbell value */
+	__be32 lkey;			/* pre-swapped memory key */
+	void __iomem *db_reg;
+	struct netdev_queue *txq;
+	struct device *dma_dev;
+	struct cxb_adev *cadev;
+	void (*mmio_notify)(struct cxb_adev *adev, void __iomem *reg,
+			    unsigned int len);
+	struct cxb_cq *cq;
+
+	/* Slow path fields follow */
+	dma_addr_t buf_dma;
+	struct cxb_sq_hw hw;
+	bool created;
+};
+
+struct cxb_rx_info {
+	struct page *page;
+	dma_addr_t dma;
+};
+
+struct cxb_rx_ring {
+	/* Dirtied by NAPI */
+	u32 prod;
+	u32 cons;
+	struct u64_stats_sync stats_sync;
+	u64 packets;
+	u64 bytes;
+	u64 dropped;
+	u64 cqes;
+
+	/* Read-mostly */
+	struct mlx4_wqe_data_seg *buf;
+	struct cxb_rx_info *rx_info;
+	__be32 *db_rec;			/* producer index record */
+	u32 size;
+	u32 size_mask;
+	u32 buf_len;			/* bytes the device may write */
+	u32 page_order;
+	__be32 lkey;
+	struct device *dma_dev;
+	struct cxb_cq *cq;
+
+	/* Slow path fields follow */
+	dma_addr_t buf_dma;
+	dma_addr_t db_dma;
+	struct cxb_rq_hw hw;
+	bool created;
+};
+
+/* One interrupt vector's worth: a TX and an RX queue, one NAPI. */
+struct cxb_channel {
+	struct cxb_tx_ring tx;
+	struct cxb_rx_ring rx;
+	struct cxb_cq tx_cq;
+	struct cxb_cq rx_cq;
+	struct napi_struct napi;
+	u64 polls;			/* written by NAPI only */
+	struct cxb_priv *priv;
+	unsigned int idx;
+};
+
+struct cxb_priv {
+	struct net_device *netdev;
+	struct cxb_adev *cadev;
+	const struct cxb_backend_ops *ops;
+	struct device *dma_dev;
+
+	/* Datapath configuration, changed under RTNL */
+	struct cxb_channel **ch;	/* NULL while down */
+	unsigned int num_ch;
+	unsigned int tx_ring_size;	/* TXBBs */
+	unsigned int rx_ring_size;
+
+	/* Counters of channels that were torn down, so they persist */
+	spinlock_t stats_lock;		/* protects ch vs. stats readers */
+	struct cxb_tx_stats tx_base;
+	struct cxb_rx_stats rx_base;
+	u64 polls_base;
+	u64 irqs_base;
+	u64 tx_timeouts;
+
+	struct work_struct link_work;
+	bool port_open;
+};
+
+/* cxbell_txrx.c */
+netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev);
+int cxb_napi_poll(struct napi_struct *napi, int budget);
+void cxb_comp_event(void *ctx);
+void cxb_cq_arm(struct cxb_cq *cq);
+void cxb_channel_arm(struct cxb_channel *ch);
+void cxb_tx_ring_init(struct cxb_tx_ring *ring);
+void cxb_tx_ring_drain(struct cxb_tx_ring *ring);
+void cxb_tx_flush_completions(struct cxb_channel *ch);
+int cxb_rx_ring_fill(struct cxb_rx_ring *ring, gfp_t gfp);
+void cxb_rx_ring_drain(struct cxb_rx_ring *ring);
+
+/* cxbell_netdev.c */
+int cxb_netdev_create(struct cxb_adev *cadev);
+void cxb_netdev_destroy(struct cxb_adev *cadev);
+int cxb_reconfigure(struct cxb_priv *priv, unsigned int num_ch,
+		    unsigned int tx_size, unsigned int rx_size);
+void cxb_get_tx_stats(const struct cxb_tx_ring *ring, struct cxb_tx_stats *s);
+void cxb_get_rx_stats(const struct cxb_rx_ring *ring, struct cxb_rx_stats *s);
+
+/* cxbell_ethtool.c */
+extern const struct ethtool_ops cxb_ethtool_ops;
+
+#endif /* _CXBELL_H */

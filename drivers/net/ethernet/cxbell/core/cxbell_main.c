@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cxbell: ConnectX Ethernet driver with a doorbell-frugal TX path.
+ *
+ * The core binds to the ports its backends offer on the auxiliary bus:
+ * cxbell_sim (a software ConnectX-3) today, real hardware through
+ * mlx4_core later. One netdev per port.
+ */
+#include <linux/module.h>
+
+#include "cxbell.h"
+
+static int cxb_probe(struct auxiliary_device *adev,
+		     const struct auxiliary_device_id *id)
+{
+	return cxb_netdev_create(to_cxb_adev(adev));
+}
+
+static void cxb_remove(struct auxiliary_device *adev)
+{
+	cxb_netdev_destroy(to_cxb_adev(adev));
+}
+
+static const struct auxiliary_device_id cxb_id_table[] = {
+	{ .name = "cxbell_sim." CXB_ADEV_NAME },
+	{ .name = "cxbell_mlx4." CXB_ADEV_NAME },
+	{}
+};
+MODULE_DEVICE_TABLE(auxiliary, cxb_id_table);
+
+static struct auxiliary_driver cxb_driver = {
+	.name = "eth",
+	.probe = cxb_probe,
+	.remove = cxb_remove,
+	.id_table = cxb_id_table,
+};
+module_auxiliary_driver(cxb_driver);
+
+MODULE_DESCRIPTION("cxbell ConnectX Ethernet driver");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,587 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cxbell: netdev operations, channel life cycle, statistics. */
+#include <linux/dma-mapping.h>
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "cxbell.h"
+
+/* ---- Queue memory -------------------------------------------------------- */
+
+static int cxb_cq_create(struct cxb_priv *priv, struct cxb_channel *ch,
+			 struct cxb_cq *cq, u32 entries)
+{
+	struct cxb_cq_params p = {};
+	u32 i;
+	int err;
+
+	cq->ch = ch;
+	cq->size = entries;
+	cq->buf = dma_alloc_coherent(priv->dma_dev, entries * CXB_MLX4_CQE_SIZE,
+				     &cq->buf_dma, GFP_KERNEL);
+	if (!cq->buf)
+		return -ENOMEM;
+	cq->db_rec = dma_alloc_coherent(priv->dma_dev, 2 * sizeof(__be32),
+					&cq->db_dma, GFP_KERNEL);
+	if (!cq->db_rec) {
+		err = -ENOMEM;
+		goto err_buf;
+	}
+	/* Lap 0 entries are owned by the device: owner bit set. */
+	for (i = 0; i < entries; i++)
+		cq->buf[i].owner_sr_opcode = MLX4_CQE_OWNER_MASK;
+
+	p.buf_dma = cq->buf_dma;
+	p.db_dma = cq->db_dma;
+	p.log_entries = ilog2(entries);
+	p.cqe_size = CXB_MLX4_CQE_SIZE;
+	p.channel = ch->idx;
+	p.comp = cxb_comp_event;
+	p.comp_ctx = cq;
+	err = priv->ops->cq_create(priv->cadev, &p, &cq->hw);
+	if (err)
+		goto err_db;
+	cq->cqn = cq->hw.cqn;
+	cq->db_reg = cq->hw.db_reg;
+	cq->created = true;
+	return 0;
+
+err_db:
+	dma_free_coherent(priv->dma_dev, 2 * sizeof(__be32), cq->db_rec,
+			  cq->db_dma);
+err_buf:
+	dma_free_coherent(priv->dma_dev, entries * CXB_MLX4_CQE_SIZE, cq->buf,
+			  cq->buf_dma);
+	cq->buf = NULL;
+	return err;
+}
+
+static void cxb_cq_destroy(struct cxb_priv *priv, struct cxb_cq *cq)
+{
+	if (!cq->buf)
+		return;
+	if (cq->created)
+		priv->ops->cq_destroy(priv->cadev, &cq->hw);
+	cq->created = false;
+	dma_free_coherent(priv->dma_dev, 2 * sizeof(__be32), cq->db_rec,
+			  cq->db_dma);
+	dma_free_coherent(priv->dma_dev, cq->size * CXB_MLX4_CQE_SIZE, cq->buf,
+			  cq->buf_dma);
+	cq->buf = NULL;
+}
+
+static int cxb_tx_create(struct cxb_priv *priv, struct cxb_channel *ch)
+{
+	struct cxb_tx_ring *ring = &ch->tx;
+	u32 size = priv->tx_ring_size;
+	struct cxb_sq_params p = {};
+	int err;
+
+	ring->size = size;
+	ring->size_mask = size - 1;
+	/* A WQE of N TXBBs carries at most 4N - 1 data segments. */
+	ring->dma_mask = size * 4 - 1;
+	ring->lkey = priv->cadev->lkey;
+	ring->dma_dev = priv->dma_dev;
+	ring->cadev = priv->cadev;
+	ring->mmio_notify = priv->ops->mmio_notify;
+	ring->cq = &ch->tx_cq;
+	ring->txq = netdev_get_tx_queue(priv->netdev, ch->idx);
+	u64_stats_init(&ring->xstats_sync);
+	u64_stats_init(&ring->cstats_sync);
+
+	ring->tx_info = kvcalloc(size, sizeof(*ring->tx_info), GFP_KERNEL);
+	ring->dma_fifo = kvcalloc(size * 4, sizeof(*ring->dma_fifo),
+				  GFP_KERNEL);
+	if (!ring->tx_info || !ring->dma_fifo)
+		return -ENOMEM;
+	ring->buf = dma_alloc_coherent(priv->dma_dev,
+				       size << CXB_MLX4_TXBB_SHIFT,
+				       &ring->buf_dma, GFP_KERNEL);
+	if (!ring->buf)
+		return -ENOMEM;
+	cxb_tx_ring_init(ring);
+
+	p.buf_dma = ring->buf_dma;
+	p.log_entries = ilog2(size);
+	p.log_stride = CXB_MLX4_TXBB_SHIFT;
+	p.cqn = ch->tx_cq.cqn;
+	p.channel = ch->idx;
+	err = priv->ops->sq_create(priv->cadev, &p, &ring->hw);
+	if (err)
+		return err;
+	ring->created = true;
+	ring->doorbell_qpn = cxb_mlx4_send_db_val(ring->hw.qpn);
+	ring->db_reg = ring->hw.db_reg;
+	return 0;
+}
+
+static void cxb_tx_destroy(struct cxb_priv *priv, struct cxb_channel *ch)
+{
+	struct cxb_tx_ring *ring = &ch->tx;
+
+	if (ring->created)
+		priv->ops->sq_destroy(priv->cadev, &ring->hw);
+	ring->created = false;
+	if (ring->buf) {
+		cxb_tx_ring_drain(ring);
+		dma_free_coherent(priv->dma_dev, ring->size << CXB_MLX4_TXBB_SHIFT,
+				  ring->buf, ring->buf_dma);
+		ring->buf = NULL;
+	}
+	kvfree(ring->dma_fifo);
+	kvfree(ring->tx_info);
+}
+
+static u32 cxb_rx_page_order(unsigned int mtu)
+{
+	u32 need = CXB_RX_HEADROOM + mtu + ETH_HLEN + VLAN_HLEN +
+		   SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
+
+	return get_order(need);
+}
+
+static int cxb_rx_create(struct cxb_priv *priv, struct cxb_channel *ch)
+{
+	struct cxb_rx_ring *ring = &ch->rx;
+	u32 size = priv->rx_ring_size;
+	struct cxb_rq_params p = {};
+	int err;
+
+	ring->size = size;
+	ring->size_mask = size - 1;
+	ring->page_order = cxb_rx_page_order(priv->netdev->mtu);
+	ring->buf_len = (PAGE_SIZE << ring->page_order) - CXB_RX_HEADROOM -
+			SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
+	ring->lkey = priv->cadev->lkey;
+	ring->dma_dev = priv->dma_dev;
+	ring->cq = &ch->rx_cq;
+	u64_stats_init(&ring->stats_sync);
+
+	ring->rx_info = kvcalloc(size, sizeof(*ring->rx_info), GFP_KERNEL);
+	if (!ring->rx_info)
+		return -ENOMEM;
+	ring->buf = dma_alloc_coherent(priv->dma_dev,
+				       size << CXB_MLX4_RX_STRIDE_SHIFT,
+				       &ring->buf_dma, GFP_KERNEL);
+	if (!ring->buf)
+		return -ENOMEM;
+	ring->db_rec = dma_alloc_coherent(priv->dma_dev, sizeof(__be32),
+					  &ring->db_dma, GFP_KERNEL);
+	if (!ring->db_rec)
+		return -ENOMEM;
+	err = cxb_rx_ring_fill(ring, GFP_KERNEL);
+	if (err)
+		return err;
+
+	p.buf_dma = ring->buf_dma;
+	p.db_dma = ring->db_dma;
+	p.log_entries = ilog2(size);
+	p.log_stride = CXB_MLX4_RX_STRIDE_SHIFT;
+	p.cqn = ch->rx_cq.cqn;
+	p.channel = ch->idx;
+	err = priv->ops->rq_create(priv->cadev, &p, &ring->hw);
+	if (err)
+		return err;
+	ring->created = true;
+	return 0;
+}
+
+static void cxb_rx_destroy(struct cxb_priv *priv, struct cxb_channel *ch)
+{
+	struct cxb_rx_ring *ring = &ch->rx;
+
+	if (ring->created)
+		priv->ops->rq_destroy(priv->cadev, &ring->hw);
+	ring->created = false;
+	if (ring->rx_info)
+		cxb_rx_ring_drain(ring);
+	if (ring->db_rec)
+		dma_free_coherent(priv->dma_dev, sizeof(__be32), ring->db_rec,
+				  ring->db_dma);
+	if (ring->buf)
+		dma_free_coherent(priv->dma_dev,
+				  ring->size << CXB_MLX4_RX_STRIDE_SHIFT,
+				  ring->buf, ring->buf_dma);
+	kvfree(ring->rx_info);
+}
+
+/* ---- Channels -------------------------------------------------------------- */
+
+static void cxb_fold_stats(struct cxb_priv *priv, struct cxb_channel *ch)
+{
+	struct cxb_tx_stats t;
+	struct cxb_rx_stats r;
+
+	cxb_get_tx_stats(&ch->tx, &t);
+	cxb_get_rx_stats(&ch->rx, &r);
+	priv->tx_base.packets += t.packets;
+	priv->tx_base.bytes += t.bytes;
+	priv->tx_base.xmit_more += t.xmit_more;
+	priv->tx_base.doorbells += t.doorbells;
+	priv->tx_base.doorbell_on_stop += t.doorbell_on_stop;
+	priv->tx_base.queue_stopped += t.queue_stopped;
+	priv->tx_base.dropped += t.dropped;
+	priv->tx_base.wake_queue += t.wake_queue;
+	priv->tx_base.cqes += t.cqes;
+	priv->rx_base.packets += r.packets;
+	priv->rx_base.bytes += r.bytes;
+	priv->rx_base.dropped += r.dropped;
+	priv->rx_base.cqes += r.cqes;
+	priv->polls_base += ch->polls;
+	priv->irqs_base += ch->tx_cq.irqs + ch->rx_cq.irqs;
+}
+
+static void cxb_channel_free(struct cxb_priv *priv, struct cxb_channel *ch)
+{
+	/* Device first: after these no DMA, CQE or interrupt. */
+	cxb_tx_destroy(priv, ch);
+	cxb_rx_destroy(priv, ch);
+	cxb_cq_destroy(priv, &ch->tx_cq);
+	cxb_cq_destroy(priv, &ch->rx_cq);
+	netif_napi_del(&ch->napi);
+	kfree(ch);
+}
+
+static struct cxb_channel *cxb_channel_alloc(struct cxb_priv *priv,
+					     unsigned int idx)
+{
+	u32 cq_size = max(priv->tx_ring_size, priv->rx_ring_size);
+	struct cxb_channel *ch;
+	int err;
+
+	ch = kzalloc(sizeof(*ch), GFP_KERNEL);
+	if (!ch)
+		return ERR_PTR(-ENOMEM);
+	ch->priv = priv;
+	ch->idx = idx;
+	netif_napi_add(priv->netdev, &ch->napi, cxb_napi_poll);
+
+	err = cxb_cq_create(priv, ch, &ch->tx_cq, cq_size);
+	if (!err)
+		err = cxb_cq_create(priv, ch, &ch->rx_cq, cq_size);
+	if (!err)
+		err = cxb_tx_create(priv, ch);
+	if (!err)
+		err = cxb_rx_create(priv, ch);
+	if (err) {
+		cxb_channel_free(priv, ch);
+		return ERR_PTR(err);
+	}
+	return ch;
+}
+
+/* Bring the datapath up with the current configuration. RTNL held. */
+static int cxb_datapath_up(struct cxb_priv *priv)
+{
+	struct net_device *dev = priv->netdev;
+	struct cxb_channel **chs;
+	unsigned int i;
+	int err;
+
+	chs = kcalloc(priv->num_ch, sizeof(*chs), GFP_KERNEL);
+	if (!chs)
+		return -ENOMEM;
+	for (i = 0; i < priv->num_ch; i++) {
+		chs[i] = cxb_channel_alloc(priv, i);
+		if (IS_ERR(chs[i])) {
+			err = PTR_ERR(chs[i]);
+			goto err_free;
+		}
+	}
+	err = netif_set_real_num_tx_queues(dev, priv->num_ch);
+	if (!err)
+		err = netif_set_real_num_rx_queues(dev, priv->num_ch);
+	if (err)
+		goto err_free;
+
+	spin_lock_bh(&priv->stats_lock);
+	priv->ch = chs;
+	spin_unlock_bh(&priv->stats_lock);
+
+	for (i = 0; i < priv->num_ch; i++) {
+		napi_enable(&chs[i]->napi);
+		cxb_channel_arm(chs[i]);
+	}
+	netif_tx_start_all_queues(dev);
+	return 0;
+
+err_free:
+	while (i--)
+		cxb_channel_free(priv, chs[i]);
+	kfree(chs);
+	return err;
+}
+
+static void cxb_datapath_down(struct cxb_priv *priv)
+{
+	struct cxb_channel **chs = priv->ch;
+	unsigned int i;
+
+	netif_tx_disable(priv->netdev);
+	for (i = 0; i < priv->num_ch; i++)
+		napi_disable(&chs[i]->napi);
+	for (i = 0; i < priv->num_ch; i++) {
+		struct cxb_channel *ch = chs[i];
+
+		if (ch->tx.created)
+			priv->ops->sq_destroy(priv->cadev, &ch->tx.hw);
+		ch->tx.created = false;
+		if (ch->rx.created)
+			priv->ops->rq_destroy(priv->cadev, &ch->rx.hw);
+		ch->rx.created = false;
+		/* Completions the device wrote before it stopped. */
+		cxb_tx_flush_completions(ch);
+	}
+	spin_lock_bh(&priv->stats_lock);
+	priv->ch = NULL;
+	for (i = 0; i < priv->num_ch; i++)
+		cxb_fold_stats(priv, chs[i]);
+	spin_unlock_bh(&priv->stats_lock);
+
+	for (i = 0; i < priv->num_ch; i++)
+		cxb_channel_free(priv, chs[i]);
+	kfree(chs);
+}
+
+static void cxb_link_work(struct work_struct *work)
+{
+	struct cxb_priv *priv = container_of(work, struct cxb_priv, link_work);
+
+	if (priv->ops->link_up(priv->cadev))
+		netif_carrier_on(priv->netdev);
+	else
+		netif_carrier_off(priv->netdev);
+}
+
+static void cxb_link_event(void *ctx)
+{
+	struct cxb_priv *priv = ctx;
+
+	schedule_work(&priv->link_work);
+}
+
+static int cxb_open(struct net_device *dev)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+	int err;
+
+	netif_carrier_off(dev);
+	err = cxb_datapath_up(priv);
+	if (err)
+		return err;
+	err = priv->ops->open(priv->cadev, cxb_link_event, priv);
+	if (err) {
+		cxb_datapath_down(priv);
+		return err;
+	}
+	priv->port_open = true;
+	schedule_work(&priv->link_work);
+	return 0;
+}
+
+static int cxb_stop(struct net_device *dev)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+
+	priv->ops->close(priv->cadev);
+	priv->port_open = false;
+	cancel_work_sync(&priv->link_work);
+	netif_carrier_off(dev);
+	cxb_datapath_down(priv);
+	return 0;
+}
+
+/* Apply a new channel count and ring sizes; a running interface gets a
+ * new datapath, and on failure the old configuration back.
+ */
+int cxb_reconfigure(struct cxb_priv *priv, unsigned int num_ch,
+		    unsigned int tx_size, unsigned int rx_size)
+{
+	unsigned int old_ch = priv->num_ch, old_tx = priv->tx_ring_size;
+	unsigned int old_rx = priv->rx_ring_size;
+	bool running = netif_running(priv->netdev);
+	int err;
+
+	if (running)
+		cxb_datapath_down(priv);
+	priv->num_ch = num_ch;
+	priv->tx_ring_size = tx_size;
+	priv->rx_ring_size = rx_size;
+	if (!running)
+		return 0;
+	err = cxb_datapath_up(priv);
+	if (!err)
+		return 0;
+	priv->num_ch = old_ch;
+	priv->tx_ring_size = old_tx;
+	priv->rx_ring_size = old_rx;
+	if (cxb_datapath_up(priv))
+		netdev_err(priv->netdev, "cannot restore the datapath, interface is down\n");
+	return err;
+}
+
+static int cxb_change_mtu(struct net_device *dev, int new_mtu)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+	bool running = netif_running(dev);
+	int err;
+
+	if (priv->ops->set_mtu) {
+		err = priv->ops->set_mtu(priv->cadev, new_mtu);
+		if (err)
+			return err;
+	}
+	if (running)
+		cxb_datapath_down(priv);
+	WRITE_ONCE(dev->mtu, new_mtu);
+	if (!running)
+		return 0;
+	err = cxb_datapath_up(priv);
+	if (err)
+		netdev_err(dev, "datapath restart after MTU change failed: %d\n",
+			   err);
+	return err;
+}
+
+/* ---- Statistics ------------------------------------------------------------ */
+
+void cxb_get_tx_stats(const struct cxb_tx_ring *ring, struct cxb_tx_stats *s)
+{
+	unsigned int start;
+
+	do {
+		start = u64_stats_fetch_begin(&ring->xstats_sync);
+		s->packets = ring->packets;
+		s->bytes = ring->bytes;
+		s->xmit_more = ring->xmit_more;
+		s->doorbells = ring->doorbells;
+		s->doorbell_on_stop = ring->doorbell_on_stop;
+		s->queue_stopped = ring->queue_stopped;
+		s->dropped = ring->dropped;
+	} while (u64_stats_fetch_retry(&ring->xstats_sync, start));
+	do {
+		start = u64_stats_fetch_begin(&ring->cstats_sync);
+		s->wake_queue = ring->wake_queue;
+		s->cqes = ring->cqes;
+	} while (u64_stats_fetch_retry(&ring->cstats_sync, start));
+}
+
+void cxb_get_rx_stats(const struct cxb_rx_ring *ring, struct cxb_rx_stats *s)
+{
+	unsigned int start;
+
+	do {
+		start = u64_stats_fetch_begin(&ring->stats_sync);
+		s->packets = ring->packets;
+		s->bytes = ring->bytes;
+		s->dropped = ring->dropped;
+		s->cqes = ring->cqes;
+	} while (u64_stats_fetch_retry(&ring->stats_sync, start));
+}
+
+static void cxb_get_stats64(struct net_device *dev,
+			    struct rtnl_link_stats64 *stats)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+	unsigned int i;
+
+	spin_lock_bh(&priv->stats_lock);
+	stats->tx_packets = priv->tx_base.packets;
+	stats->tx_bytes = priv->tx_base.bytes;
+	stats->tx_dropped = priv->tx_base.dropped;
+	stats->rx_packets = priv->rx_base.packets;
+	stats->rx_bytes = priv->rx_base.bytes;
+	stats->rx_dropped = priv->rx_base.dropped;
+	for (i = 0; priv->ch && i < priv->num_ch; i++) {
+		struct cxb_tx_stats t;
+		struct cxb_rx_stats r;
+
+		cxb_get_tx_stats(&priv->ch[i]->tx, &t);
+		cxb_get_rx_stats(&priv->ch[i]->rx, &r);
+		stats->tx_packets += t.packets;
+		stats->tx_bytes += t.bytes;
+		stats->tx_dropped += t.dropped;
+		stats->rx_packets += r.packets;
+		stats->rx_bytes += r.bytes;
+		stats->rx_dropped += r.dropped;
+	}
+	spin_unlock_bh(&priv->stats_lock);
+}
+
+static void cxb_tx_timeout(struct net_device *dev, unsigned int txqueue)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+
+	priv->tx_timeouts++;
+	netdev_warn(dev, "TX queue %u timed out\n", txqueue);
+}
+
+static const struct net_device_ops cxb_netdev_ops = {
+	.ndo_open		= cxb_open,
+	.ndo_stop		= cxb_stop,
+	.ndo_start_xmit		= cxb_start_xmit,
+	.ndo_get_stats64	= cxb_get_stats64,
+	.ndo_change_mtu		= cxb_change_mtu,
+	.ndo_tx_timeout		= cxb_tx_timeout,
+	.ndo_set_mac_address	= eth_mac_addr,
+	.ndo_validate_addr	= eth_validate_addr,
+};
+
+/* ---- Creation ------------------------------------------------------------- */
+
+int cxb_netdev_create(struct cxb_adev *cadev)
+{
+	unsigned int max_ch = min(cadev->max_channels, CXB_MAX_CHANNELS);
+	struct net_device *dev;
+	struct cxb_priv *priv;
+	int err;
+
+	if (cadev->gen != CXB_GEN_CX3 || !max_ch)
+		return -EOPNOTSUPP;
+
+	dev = alloc_etherdev_mqs(sizeof(*priv), max_ch, max_ch);
+	if (!dev)
+		return -ENOMEM;
+	SET_NETDEV_DEV(dev, &cadev->adev.dev);
+	priv = netdev_priv(dev);
+	priv->netdev = dev;
+	priv->cadev = cadev;
+	priv->ops = cadev->ops;
+	priv->dma_dev = cadev->dma_dev;
+	priv->num_ch = min_t(unsigned int, max_ch, num_online_cpus());
+	priv->tx_ring_size = CXB_DEF_RING_SIZE;
+	priv->rx_ring_size = CXB_DEF_RING_SIZE;
+	spin_lock_init(&priv->stats_lock);
+	INIT_WORK(&priv->link_work, cxb_link_work);
+
+	dev->netdev_ops = &cxb_netdev_ops;
+	dev->ethtool_ops = &cxb_ethtool_ops;
+	dev->dev_port = cadev->port;
+	dev->hw_features = NETIF_F_SG | NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM |
+			   NETIF_F_RXCSUM;
+	dev->features = dev->hw_features | NETIF_F_HIGHDMA;
+	dev->vlan_features = dev->hw_features;
+	dev->min_mtu = ETH_MIN_MTU;
+	dev->max_mtu = cadev->max_mtu;
+	dev->watchdog_timeo = 5 * HZ;
+	eth_hw_addr_set(dev, cadev->mac);
+
+	err = register_netdev(dev);
+	if (err) {
+		free_netdev(dev);
+		return err;
+	}
+	auxiliary_set_drvdata(&cadev->adev, priv);
+	return 0;
+}
+
+void cxb_netdev_destroy(struct cxb_adev *cadev)
+{
+	struct cxb_priv *priv = auxiliary_get_drvdata(&cadev->adev);
+
+	unregister_netdev(priv->netdev);
+	free_netdev(priv->netdev);
+}

@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cxbell datapath: ConnectX-3 send and receive rings, completions, NAPI.
+ *
+ * The one rule this file exists for: the device hears about new send
+ * work only when the stack says no more packets follow (xmit_more false)
+ * or the queue had to stop. Every other packet just lands in ring memory.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/etherdevice.h>
+#include <linux/io.h>
+#include <linux/prefetch.h>
+#include <linux/skbuff.h>
+
+#include "cxbell.h"
+
+static void cxb_mmio_notify(struct cxb_adev *cadev, void __iomem *reg,
+			    unsigned int len)
+{
+	if (cadev->ops->mmio_notify)
+		cadev->ops->mmio_notify(cadev, reg, len);
+}
+
+/* ---- TX ---------------------------------------------------------------- */
+
+static inline u32 cxb_tx_free(const struct cxb_tx_ring *ring, u32 cons)
+{
+	return ring->size - (ring->prod - cons);
+}
+
+void cxb_tx_ring_init(struct cxb_tx_ring *ring)
+{
+	u32 i;
+
+	/* Every TXBB starts out owned by software for lap 0: owner bit set,
+	 * stamp pattern below it.
+	 */
+	for (i = 0; i < ring->size; i++)
+		*(__be32 *)(ring->buf + (i << CXB_MLX4_TXBB_SHIFT)) =
+			cpu_to_be32(CXB_MLX4_STAMP | CXB_MLX4_OWNER_BIT);
+	ring->prod = 0;
+	ring->cons = 0;
+	ring->dma_prod = 0;
+	ring->dma_cons = 0;
+}
+
+static void cxb_tx_ring_doorbell(struct cxb_tx_ring *ring)
+{
+	/* WQEs and their owner bits must reach memory before the doorbell. */
+	wmb();
+#ifdef __BIG_ENDIAN
+	iowrite32be((__force u32)ring->doorbell_qpn, ring->db_reg);
+#else
+	iowrite32((__force u32)ring->doorbell_qpn, ring->db_reg);
+#endif
+	if (unlikely(ring->mmio_notify))
+		ring->mmio_notify(ring->cadev, ring->db_reg, sizeof(u32));
+}
+
+static inline void cxb_set_data_seg(struct mlx4_wqe_data_seg *dseg,
+				    dma_addr_t addr, u32 len, __be32 lkey)
+{
+	dseg->addr = cpu_to_be64(addr);
+	dseg->lkey = lkey;
+	dseg->byte_count = cpu_to_be32(len);
+}
+
+/* Fill the TXBBs from @idx to the ring end with one NOP WQE that asks for
+ * no completion; the completion of the next real WQE frees it.
+ */
+static void cxb_tx_post_nop(struct cxb_tx_ring *ring, u32 idx, u32 nr_txbb)
+{
+	struct mlx4_wqe_ctrl_seg *ctrl = ring->buf + (idx << CXB_MLX4_TXBB_SHIFT);
+	struct cxb_tx_info *info = &ring->tx_info[idx];
+	u32 ds = nr_txbb * (CXB_MLX4_TXBB_SIZE / CXB_MLX4_DS_SIZE);
+
+	info->skb = NULL;
+	info->nr_txbb = nr_txbb;
+	info->nr_frags = 0;
+	info->map0_len = 0;
+	info->nr_bytes = 0;
+
+	ctrl->qpn_vlan.vlan_tag = 0;
+	ctrl->qpn_vlan.ins_vlan = 0;
+	ctrl->qpn_vlan.fence_size = ds;
+	ctrl->srcrb_flags = 0;
+	ctrl->imm = 0;
+	dma_wmb();
+	ctrl->owner_opcode = cpu_to_be32(MLX4_OPCODE_NOP |
+					 cxb_mlx4_owner(ring->prod, ring->size));
+	ring->prod += nr_txbb;
+}
+
+static void cxb_tx_unmap_frags(struct cxb_tx_ring *ring, u32 from, u32 n)
+{
+	while (n--) {
+		struct cxb_dma_ent *e = &ring->dma_fifo[from++ & ring->dma_mask];
+
+		dma_unmap_page(ring->dma_dev, e->addr, e->len, DMA_TO_DEVICE);
+	}
+}
+
+static void cxb_tx_drop(struct cxb_tx_ring *ring, struct sk_buff *skb)
+{
+	dev_kfree_skb_any(skb);
+	u64_stats_update_begin(&ring->xstats_sync);
+	ring->dropped++;
+	u64_stats_update_end(&ring->xstats_sync);
+}
+
+netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+	struct cxb_tx_ring *ring = &priv->ch[skb_get_queue_mapping(skb)]->tx;
+	u32 nr_frags = skb_shinfo(skb)->nr_frags;
+	struct mlx4_wqe_data_seg *dseg;
+	struct mlx4_wqe_ctrl_seg *ctrl;
+	u32 headlen = skb_headlen(skb);
+	bool xmit_more, send_db;
+	struct cxb_tx_info *info;
+	u32 ds, nr_txbb, idx, i;
+	bool stopped = false;
+	__be32 srcrb;
+	dma_addr_t dma;
+
+	prefetchw(&ring->txq->dql);
+
+	ds = 1 + nr_frags + !!headlen;
+	nr_txbb = cxb_mlx4_ds_to_txbbs(ds);
+	if (unlikely(nr_txbb > CXB_MLX4_MAX_WQE_TXBBS)) {
+		if (skb_linearize(skb))
+			goto drop;
+		nr_frags = 0;
+		headlen = skb_headlen(skb);
+		ds = 2;
+		nr_txbb = 1;
+	}
+
+	idx = ring->prod & ring->size_mask;
+	if (unlikely(idx + nr_txbb > ring->size)) {
+		cxb_tx_post_nop(ring, idx, ring->size - idx);
+		idx = 0;
+	}
+	ctrl = ring->buf + (idx << CXB_MLX4_TXBB_SHIFT);
+	dseg = (struct mlx4_wqe_data_seg *)(ctrl + 1);
+	info = &ring->tx_info[idx];
+
+	/* Map everything first: a failure leaves the ring untouched. */
+	info->map0_len = 0;
+	if (headlen) {
+		dma = dma_map_single(ring->dma_dev, skb->data, headlen,
+				     DMA_TO_DEVICE);
+		if (unlikely(dma_mapping_error(ring->dma_dev, dma)))
+			goto drop;
+		info->map0_addr = dma;
+		info->map0_len = headlen;
+		cxb_set_data_seg(dseg++, dma, headlen, ring->lkey);
+	}
+	for (i = 0; i < nr_frags; i++) {
+		const skb_frag_t *frag = &skb_shinfo(skb)->frags[i];
+		u32 len = skb_frag_size(frag);
+		struct cxb_dma_ent *e;
+
+		dma = skb_frag_dma_map(ring->dma_dev, frag, 0, len,
+				       DMA_TO_DEVICE);
+		if (unlikely(dma_mapping_error(ring->dma_dev, dma))) {
+			cxb_tx_unmap_frags(ring, ring->dma_prod - i, i);
+			ring->dma_prod -= i;
+			if (info->map0_len)
+				dma_unmap_single(ring->dma_dev, info->map0_addr,
+						 info->map0_len, DMA_TO_DEVICE);
+			goto drop;
+		}
+		e = &ring->dma_fifo[ring->dma_prod++ & ring->dma_mask];
+		e->addr = dma;
+		e->len = len;
+		cxb_set_data_seg(dseg++, dma, len, ring->lkey);
+	}
+
+	info->skb = skb;
+	info->nr_txbb = nr_txbb;
+	info->nr_frags = nr_frags;
+	info->nr_bytes = skb->len;
+
+	srcrb = cpu_to_be32(MLX4_WQE_CTRL_CQ_UPDATE);
+	if (likely(skb->ip_summed == CHECKSUM_PARTIAL))
+		srcrb |= cpu_to_be32(MLX4_WQE_CTRL_IP_CSUM |
+				     MLX4_WQE_CTRL_TCP_UDP_CSUM);
+	ctrl->qpn_vlan.vlan_tag = 0;
+	ctrl->qpn_vlan.ins_vlan = 0;
+	ctrl->qpn_vlan.fence_size = ds;
+	ctrl->srcrb_flags = srcrb;
+	ctrl->imm = 0;
+
+	ring->prod += nr_txbb;
+
+	/* Stop before the next packet could find no room. */
+	if (unlikely(cxb_tx_free(ring, READ_ONCE(ring->cons)) <
+		     CXB_TX_STOP_ROOM)) {
+		netif_tx_stop_queue(ring->txq);
+		stopped = true;
+	}
+
+	/* True when the doorbell is due: no more packets follow, or stopped. */
+	xmit_more = netdev_xmit_more();
+	send_db = __netdev_tx_sent_queue(ring->txq, info->nr_bytes, xmit_more);
+
+	skb_tx_timestamp(skb);
+
+	/* Segments before ownership: the device may look at it any time. */
+	dma_wmb();
+	ctrl->owner_opcode = cpu_to_be32(MLX4_OPCODE_SEND |
+					 cxb_mlx4_owner(ring->prod - nr_txbb,
+							ring->size));
+
+	if (send_db)
+		cxb_tx_ring_doorbell(ring);
+
+	u64_stats_update_begin(&ring->xstats_sync);
+	ring->packets++;
+	ring->bytes += info->nr_bytes;
+	if (send_db) {
+		ring->doorbells++;
+		ring->doorbell_on_stop += xmit_more;
+	} else {
+		ring->xmit_more++;
+	}
+	ring->queue_stopped += stopped;
+	u64_stats_update_end(&ring->xstats_sync);
+
+	if (unlikely(stopped)) {
+		/* Completion may have freed the ring between the room check
+		 * and the stop, and seen the queue still running: look again
+		 * after the stop is visible, or the queue stays stopped.
+		 */
+		smp_mb();
+		if (cxb_tx_free(ring, READ_ONCE(ring->cons)) >=
+		    CXB_TX_WAKE_ROOM) {
+			netif_tx_start_queue(ring->txq);
+			u64_stats_update_begin(&ring->cstats_sync);
+			ring->wake_queue++;
+			u64_stats_update_end(&ring->cstats_sync);
+		}
+	}
+	return NETDEV_TX_OK;
+
+drop:
+	cxb_tx_drop(ring, skb);
+	/* A dropped packet may end a burst whose doorbell was deferred:
+	 * announce what is already posted.
+	 */
+	if (!netdev_xmit_more() && ring->prod != ring->cons)
+		cxb_tx_ring_doorbell(ring);
+	return NETDEV_TX_OK;
+}
+
+/* Stamp the TXBBs of a freed WQE but its first (the ctrl keeps its owner). */
+static void cxb_tx_stamp(struct cxb_tx_ring *ring, u32 cons, u32 nr_txbb)
+{
+	__be32 stamp = cpu_to_be32(CXB_MLX4_STAMP |
+				   cxb_mlx4_owner(cons, ring->size));
+	u32 i;
+
+	for (i = 1; i < nr_txbb; i++) {
+		u32 idx = (cons + i) & ring->size_mask;
+
+		*(__be32 *)(ring->buf + (idx << CXB_MLX4_TXBB_SHIFT)) = stamp;
+	}
+}
+
+static u32 cxb_tx_free_wqe(struct cxb_tx_ring *ring, u32 cons, int budget,
+			   u32 *bytes)
+{
+	struct cxb_tx_info *info = &ring->tx_info[cons & ring->size_mask];
+	u32 nr_txbb = info->nr_txbb;
+
+	if (info->skb) {
+		if (info->map0_len)
+			dma_unmap_single(ring->dma_dev, info->map0_addr,
+					 info->map0_len, DMA_TO_DEVICE);
+		if (info->nr_frags) {
+			cxb_tx_unmap_frags(ring, ring->dma_cons, info->nr_frags);
+			ring->dma_cons += info->nr_frags;
+		}
+		*bytes += info->nr_bytes;
+		napi_consume_skb(info->skb, budget);
+		info->skb = NULL;
+	}
+	if (nr_txbb > 1)
+		cxb_tx_stamp(ring, cons, nr_txbb);
+	return nr_txbb;
+}
+
+/* Returns true when all pending TX completions were handled. @napi false:
+ * the interface is going down, leave the queue stopped.
+ */
+static bool cxb_tx_complete(struct cxb_channel *ch, int budget, bool napi)
+{
+	struct cxb_tx_ring *ring = &ch->tx;
+	struct cxb_cq *cq = &ch->tx_cq;
+	u32 ci = cq->ci, cons = ring->cons;
+	u32 pkts = 0, bytes = 0, ncqe = 0;
+	struct mlx4_cqe *cqe;
+
+	for (;;) {
+		u16 wqe_index;
+		u32 walked = 0;
+
+		cqe = &cq->buf[ci & (cq->size - 1)];
+		if (!cxb_mlx4_cqe_sw_owned(cqe, ci, cq->size))
+			break;
+		if (unlikely(ncqe == CXB_TX_CQ_BUDGET))
+			break;
+		/* Read the CQE only after its owner bit said it is ours. */
+		dma_rmb();
+		wqe_index = be16_to_cpu(cqe->wqe_index);
+
+		/* Free every WQE up to and including the completed one. */
+		for (;;) {
+			bool last = (u16)cons == wqe_index;
+			u32 n;
+
+			if (ring->tx_info[cons & ring->size_mask].skb)
+				pkts++;
+			n = cxb_tx_free_wqe(ring, cons, budget, &bytes);
+			cons += n;
+			walked += n;
+			if (last || unlikely(walked >= ring->size))
+				break;
+		}
+		ci++;
+		ncqe++;
+	}
+
+	if (!ncqe)
+		return true;
+
+	cq->ci = ci;
+	*cq->db_rec = cpu_to_be32(ci & CXB_MLX4_CI_MASK);
+
+	u64_stats_update_begin(&ring->cstats_sync);
+	ring->cqes += ncqe;
+	u64_stats_update_end(&ring->cstats_sync);
+
+	/* xmit reads cons without the queue lock: publish it last. */
+	smp_store_release(&ring->cons, cons);
+	netdev_tx_completed_queue(ring->txq, pkts, bytes);
+
+	/* Pairs with the smp_mb() after the stop in cxb_start_xmit(). */
+	smp_mb();
+	if (unlikely(netif_tx_queue_stopped(ring->txq)) && napi &&
+	    cxb_tx_free(ring, cons) >= CXB_TX_WAKE_ROOM) {
+		netif_tx_wake_queue(ring->txq);
+		u64_stats_update_begin(&ring->cstats_sync);
+		ring->wake_queue++;
+		u64_stats_update_end(&ring->cstats_sync);
+	}
+	return ncqe < CXB_TX_CQ_BUDGET;
+}
+
+/* Handle the completions a stopped device wrote. Queue disabled. */
+void cxb_tx_flush_completions(struct cxb_channel *ch)
+{
+	while (!cxb_tx_complete(ch, 0, false))
+		;
+}
+
+/* Free what the device will never complete (queue destroyed): called with
+ * the device stopped and the queue disabled.
+ */
+void cxb_tx_ring_drain(struct cxb_tx_ring *ring)
+{
+	u32 bytes = 0, pkts = 0;
+
+	while (ring->cons != ring->prod) {
+		if (ring->tx_info[ring->cons & ring->size_mask].skb)
+			pkts++;
+		ring->cons += cxb_tx_free_wqe(ring, ring->cons, 0, &bytes);
+	}
+	u64_stats_update_begin(&ring->xstats_sync);
+	ring->dropped += pkts;
+	u64_stats_update_end(&ring->xstats_sync);
+	if (ring->txq)
+		netdev_tx_reset_queue(ring->txq);
+}
+
+/* ---- RX ---------------------------------------------------------------- */
+
+static int cxb_rx_post(struct cxb_rx_ring *ring, u32 idx, gfp_t gfp)
+{
+	struct cxb_rx_info *info = &ring->rx_info[idx];
+	struct page *page;
+	dma_addr_t dma;
+
+	page = dev_alloc_pages(ring->page_order);
+	if (unlikely(!page))
+		return -ENOMEM;
+	dma = dma_map_page(ring->dma_dev, page, 0, PAGE_SIZE << ring->page_order,
+			   DMA_FROM_DEVICE);
+	if (unlikely(dma_mapping_error(ring->dma_dev, dma))) {
+		__free_pages(page, ring->page_order);
+		return -ENOMEM;
+	}
+	info->page = page;
+	info->dma = dma;
+	cxb_set_data_seg(&ring->buf[idx], dma + CXB_RX_HEADROOM, ring->buf_len,
+			 ring->lkey);
+	return 0;
+}
+
+/* Post buffers into every free slot, then one producer record update. */
+int cxb_rx_ring_fill(struct cxb_rx_ring *ring, gfp_t gfp)
+{
+	u32 posted = 0;
+	int err = 0;
+
+	while (ring->prod - ring->cons < ring->size) {
+		err = cxb_rx_post(ring, ring->prod & ring->size_mask, gfp);
+		if (err)
+			break;
+		ring->prod++;
+		posted++;
+	}
+	if (posted) {
+		/* Descriptors before the producer index the device reads. */
+		dma_wmb();
+		*ring->db_rec = cpu_to_be32(ring->prod & 0xffff);
+	}
+	return err;
+}
+
+void cxb_rx_ring_drain(struct cxb_rx_ring *ring)
+{
+	while (ring->cons != ring->prod) {
+		struct cxb_rx_info *info =
+			&ring->rx_info[ring->cons & ring->size_mask];
+
+		dma_unmap_page(ring->dma_dev, info->dma,
+			       PAGE_SIZE << ring->page_order, DMA_FROM_DEVICE);
+		__free_pages(info->page, ring->page_order);
+		info->page = NULL;
+		ring->cons++;
+	}
+}
+
+static void cxb_rx_csum(struct sk_buff *skb, const struct mlx4_cqe *cqe)
+{
+	u16 status = be16_to_cpu(cqe->status);
+
+	if ((status & MLX4_CQE_STATUS_IPOK) &&
+	    (status & (MLX4_CQE_STATUS_TCP | MLX4_CQE_STATUS_UDP)) &&
+	    cqe->checksum == cpu_to_be16(0xffff))
+		skb->ip_summed = CHECKSUM_UNNECESSARY;
+}
+
+static int cxb_rx_poll(struct cxb_channel *ch, int budget)
+{
+	struct net_device *dev = ch->priv->netdev;
+	bool rxcsum = dev->features & NETIF_F_RXCSUM;
+	struct cxb_rx_ring *ring = &ch->rx;
+	struct cxb_cq *cq = &ch->rx_cq;
+	u32 bytes = 0, dropped = 0;
+	u32 ci = cq->ci;
+	int done = 0;
+
+	while (done < budget) {
+		struct mlx4_cqe *cqe = &cq->buf[ci & (cq->size - 1)];
+		struct cxb_rx_info *info;
+		struct sk_buff *skb;
+		void *va;
+		u32 len;
+
+		if (!cxb_mlx4_cqe_sw_owned(cqe, ci, cq->size))
+			break;
+		dma_rmb();
+
+		info = &ring->rx_info[ring->cons & ring->size_mask];
+		len = be32_to_cpu(cqe->byte_cnt);
+		dma_unmap_page(ring->dma_dev, info->dma,
+			       PAGE_SIZE << ring->page_order, DMA_FROM_DEVICE);
+		va = page_address(info->page);
+		info->page = NULL;
+		ring->cons++;
+		ci++;
+		done++;
+
+		if (unlikely(len < ETH_HLEN || len > ring->buf_len)) {
+			put_page(virt_to_head_page(va));
+			dropped++;
+			continue;
+		}
+		skb = napi_build_skb(va, PAGE_SIZE << ring->page_order);
+		if (unlikely(!skb)) {
+			put_page(virt_to_head_page(va));
+			dropped++;
+			continue;
+		}
+		skb_reserve(skb, CXB_RX_HEADROOM);
+		skb_put(skb, len);
+		skb->protocol = eth_type_trans(skb, dev);
+		if (likely(rxcsum))
+			cxb_rx_csum(skb, cqe);
+		skb_record_rx_queue(skb, ch->idx);
+		bytes += len;
+		napi_gro_receive(&ch->napi, skb);
+	}
+
+	if (!done)
+		return 0;
+
+	cq->ci = ci;
+	*cq->db_rec = cpu_to_be32(ci & CXB_MLX4_CI_MASK);
+	cxb_rx_ring_fill(ring, GFP_ATOMIC);
+
+	u64_stats_update_begin(&ring->stats_sync);
+	ring->packets += done - dropped;
+	ring->bytes += bytes;
+	ring->dropped += dropped;
+	ring->cqes += done;
+	u64_stats_update_end(&ring->stats_sync);
+	return done;
+}
+
+/* ---- CQ, interrupt, NAPI ----------------------------------------------- */
+
+void cxb_cq_arm(struct cxb_cq *cq)
+{
+	__be32 w[2];
+
+	cxb_mlx4_cq_arm_words(cq->arm_sn, cq->cqn, cq->ci, w);
+	cq->db_rec[1] = cxb_mlx4_cq_arm_rec(cq->arm_sn, cq->ci);
+	/* The arm record must be visible before the device sees the arm. */
+	wmb();
+	__iowrite64_copy(cq->db_reg, w, 1);
+}
+
+void cxb_comp_event(void *ctx)
+{
+	struct cxb_cq *cq = ctx;
+
+	cq->arm_sn++;
+	cq->irqs++;
+	napi_schedule_irqoff(&cq->ch->napi);
+}
+
+void cxb_channel_arm(struct cxb_channel *ch)
+{
+	struct cxb_adev *cadev = ch->priv->cadev;
+
+	cxb_cq_arm(&ch->tx_cq);
+	cxb_mmio_notify(cadev, ch->tx_cq.db_reg, sizeof(u64));
+	cxb_cq_arm(&ch->rx_cq);
+	cxb_mmio_notify(cadev, ch->rx_cq.db_reg, sizeof(u64));
+}
+
+int cxb_napi_poll(struct napi_struct *napi, int budget)
+{
+	struct cxb_channel *ch = container_of(napi, struct cxb_channel, napi);
+	bool tx_done;
+	int rx_done;
+
+	ch->polls++;
+	tx_done = cxb_tx_complete(ch, budget, true);
+	if (unlikely(!budget))
+		return 0;
+
+	rx_done = cxb_rx_poll(ch, budget);
+	if (!tx_done || rx_done == budget)
+		return budget;
+
+	if (napi_complete_done(napi, rx_done))
+		cxb_channel_arm(ch);
+	return rx_done;
+}

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* cxbell backend interface.
+ *
+ * A backend (the cxbell_sim device model, or real ConnectX hardware
+ * behind mlx4_core) creates one auxiliary device per Ethernet port,
+ * named "<backend module>.port", embedded in a struct cxb_adev. The cxbell
+ * core binds to it and creates one netdev per port.
+ *
+ * The backend only hands out resources and addresses, the way a
+ * device's firmware would: queues (QP/CQ numbers), the ring memory it
+ * should fetch from (DMA addresses the core allocated), register pages
+ * (UAR send doorbell, CQ doorbell, BlueFlame buffers) and the memory key.
+ * Everything on the datapath - building WQEs, ownership bits, doorbell and
+ * BlueFlame writes, CQE parsing, arming - is the core's, identical for
+ * every backend.
+ */
+#ifndef _CXBELL_BACKEND_H
+#define _CXBELL_BACKEND_H
+
+#include <linux/auxiliary_bus.h>
+#include <linux/if_ether.h>
+#include <linux/types.h>
+
+/* Auxiliary device name (after the "<modname>." prefix) the core binds. */
+#define CXB_ADEV_NAME		"port"
+
+/* Descriptor generation a port speaks. */
+enum cxb_gen {
+	CXB_GEN_CX3 = 3,	/* mlx4 WQEs/CQEs (wqe/mlx4.h) */
+};
+
+struct cxb_adev;
+
+/* Completion event ("interrupt"). Called by the backend when a CQE was
+ * written to an armed CQ; the CQ is disarmed by then. Called with hard
+ * interrupts disabled, as a real MSI-X handler would be.
+ */
+typedef void (*cxb_comp_fn)(void *ctx);
+
+/* Link state change: the core re-reads ops->link_up(). Any context. */
+typedef void (*cxb_link_fn)(void *ctx);
+
+struct cxb_cq_params {
+	dma_addr_t buf_dma;		/* CQE ring, coherent */
+	dma_addr_t db_dma;		/* doorbell record, 2 x __be32: */
+					/*   [0] consumer index (set_ci) */
+					/*   [1] arm word */
+	unsigned int log_entries;	/* ring entries = 1 << log_entries */
+	unsigned int cqe_size;		/* bytes per CQE (32) */
+	unsigned int channel;		/* picks the UAR page / vector */
+	cxb_comp_fn comp;
+	void *comp_ctx;
+};
+
+struct cxb_cq_hw {
+	u32 cqn;
+	void __iomem *db_reg;		/* 64-bit CQ doorbell (arm) register */
+	void *priv;			/* backend's own */
+};
+
+struct cxb_sq_params {
+	dma_addr_t buf_dma;		/* send ring of TXBBs, coherent */
+	unsigned int log_entries;	/* TXBBs = 1 << log_entries */
+	unsigned int log_stride;	/* log2 bytes per TXBB (6) */
+	u32 cqn;			/* completions go there */
+	unsigned int channel;
+};
+
+struct cxb_sq_hw {
+	u32 qpn;
+	void __iomem *db_reg;		/* send doorbell: write be32(qpn << 8) */
+	void __iomem *bf_reg;		/* two BlueFlame buffers, NULL: none */
+	unsigned int bf_size;		/* bytes of one BlueFlame buffer */
+	void *priv;
+};
+
+struct cxb_rq_params {
+	dma_addr_t buf_dma;		/* receive ring of data segments */
+	dma_addr_t db_dma;		/* doorbell record: __be32 producer */
+	unsigned int log_entries;
+	unsigned int log_stride;	/* log2 bytes per receive WQE (4) */
+	u32 cqn;
+	unsigned int channel;
+};
+
+struct cxb_rq_hw {
+	u32 qpn;
+	void *priv;
+};
+
+/**
+ * struct cxb_backend_ops - what a backend provides to the core
+ * @open: enable the port (as INIT_PORT would); link changes are reported
+ *	through @link_cb until @close.
+ * @close: disable the port; no @link_cb call after it returns.
+ * @link_up: current link state.
+ * @set_mtu: optional; program the port's maximum frame size.
+ * @cq_create/@cq_destroy: completion queue life cycle. After destroy no
+ *	CQE is written and no @comp call is made.
+ * @sq_create/@sq_destroy: send queue (QP) life cycle. Destroy also flushes:
+ *	the device stops fetching; WQEs it has not executed are dropped.
+ * @rq_create/@rq_destroy: receive queue life cycle.
+ * @mmio_notify: optional. Called by the core right after each write to a
+ *	register this backend handed out (doorbell, BlueFlame, CQ arm), with
+ *	the register address and the bytes written. Real hardware needs no
+ *	such hook (NULL); a device model uses it to learn of the write.
+ */
+struct cxb_backend_ops {
+	int (*open)(struct cxb_adev *adev, cxb_link_fn link_cb, void *ctx);
+	void (*close)(struct cxb_adev *adev);
+	bool (*link_up)(struct cxb_adev *adev);
+	int (*set_mtu)(struct cxb_adev *adev, unsigned int mtu);
+
+	int (*cq_create)(struct cxb_adev *adev,
+			 const struct cxb_cq_params *p, struct cxb_cq_hw *hw);
+	void (*cq_destroy)(struct cxb_adev *adev, struct cxb_cq_hw *hw);
+	int (*sq_create)(struct cxb_adev *adev,
+			 const struct cxb_sq_params *p, struct cxb_sq_hw *hw);
+	void (*sq_destroy)(struct cxb_adev *adev, struct cxb_sq_hw *hw);
+	int (*rq_create)(struct cxb_adev *adev,
+			 const struct cxb_rq_params *p, struct cxb_rq_hw *hw);
+	void (*rq_destroy)(struct cxb_adev *adev, struct cxb_rq_hw *hw);
+
+	void (*mmio_notify)(struct cxb_adev *adev, void __iomem *reg,
+			    unsigned int len);
+};
+
+/**
+ * struct cxb_adev - one Ethernet port offered by a backend
+ * @adev: auxiliary device; its parent is the adapter's device
+ * @ops: backend operations
+ * @dma_dev: device to map buffers and allocate rings with
+ * @gen: descriptor generation
+ * @port: 0-based port number on the adapter (netdev dev_port)
+ * @max_channels: TX/RX queue pairs the port supports
+ * @max_mtu: largest MTU the port accepts
+ * @lkey: memory key for data segments, already big-endian
+ * @mac: permanent MAC address
+ */
+struct cxb_adev {
+	struct auxiliary_device adev;
+	const struct cxb_backend_ops *ops;
+	struct device *dma_dev;
+	enum cxb_gen gen;
+	unsigned int port;
+	unsigned int max_channels;
+	unsigned int max_mtu;
+	__be32 lkey;
+	u8 mac[ETH_ALEN];
+};
+
+static inline struct cxb_adev *to_cxb_adev(struct auxiliary_device *adev)
+{
+	return container_of(adev, struct cxb_adev, adev);
+}
+
+#endif /* _CXBELL_BACKEND_H */

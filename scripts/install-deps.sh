@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install everything cxbell needs to build, test and benchmark, from
+# Debian's archive. Idempotent: a second run installs nothing.
+#
+# Prints nothing on success except apt's own output; the kernel version
+# every other script uses is chosen by scripts/kver.sh.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+export DEBIAN_FRONTEND=noninteractive
+
+pkgs=(make gcc libc6-dev qemu-system-x86 busybox-static ethtool iproute2
+      kmod cpio sparse linux-source dwarves xz-utils gzip perl bc python3
+      coreutils findutils procps)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing+=("$p")
+done
+
+# A kernel with both image and headers installed, or the Debian default one.
+if ! "$here/kver.sh" >/dev/null 2>&1; then
+	missing+=(linux-image-amd64 linux-headers-amd64)
+fi
+
+if [ ${#missing[@]} -gt 0 ]; then
+	updated=/var/lib/apt/lists/partial/.cxbell-updated
+	if [ ! -e "$updated" ] || [ -n "$(find "$updated" -mmin +600)" ]; then
+		apt-get update -q
+		touch "$updated"
+	fi
+	apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+kver=$("$here/kver.sh")
+echo "cxbell: using kernel $kver"
