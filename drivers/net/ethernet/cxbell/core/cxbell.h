@@ -112,24 +112,26 @@ struct cxb_tx_ring {
 	u64 queue_stopped;
 	u64 dropped;
 
-	/* Read-mostly, set when the ring is created */
+	/* Read-mostly, set when the ring is created: one cache line */
 	void *buf ____cacheline_aligned_in_smp;
 	struct cxb_tx_info *tx_info;
 	struct cxb_dma_ent *dma_fifo;
 	u32 size;			/* TXBBs, power of two */
 	u32 size_mask;
-	u32 dma_mask;			/* DMA FIFO entries - 1 */
 	__be32 doorbell_qpn;		/* pre-swapped send doorbell value */
 	__be32 lkey;			/* pre-swapped memory key */
 	void __iomem *db_reg;
 	struct netdev_queue *txq;
 	struct device *dma_dev;
-	struct cxb_adev *cadev;
+
+	/* Read-mostly, needed only for fragments and device model hooks */
+	u32 dma_mask;			/* DMA FIFO entries - 1 */
 	void (*mmio_notify)(struct cxb_adev *adev, void __iomem *reg,
 			    unsigned int len);
-	struct cxb_cq *cq;
+	struct cxb_adev *cadev;
 
 	/* Slow path fields follow */
+	struct cxb_cq *cq;
 	dma_addr_t buf_dma;
 	struct cxb_sq_hw hw;
 	bool created;

@@ -27,6 +27,14 @@ static inline u32 cxb_tx_free(const struct cxb_tx_ring *ring, u32 cons)
 	return ring->size - (ring->prod - cons);
 }
 
+/* Each writer's fields fit the one cache line it owns. */
+static_assert(offsetof(struct cxb_tx_ring, prod) -
+	      offsetof(struct cxb_tx_ring, cons) <= SMP_CACHE_BYTES);
+static_assert(offsetof(struct cxb_tx_ring, buf) -
+	      offsetof(struct cxb_tx_ring, prod) <= SMP_CACHE_BYTES);
+static_assert(offsetof(struct cxb_tx_ring, dma_mask) -
+	      offsetof(struct cxb_tx_ring, buf) <= SMP_CACHE_BYTES);
+
 void cxb_tx_ring_init(struct cxb_tx_ring *ring)
 {
 	u32 i;
