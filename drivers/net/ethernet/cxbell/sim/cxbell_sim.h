@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cxbell_sim: a software ConnectX-3 (mlx4 descriptor generation).
+ *
+ * The model sees only what a device sees: writes to the register pages it
+ * handed out (reported by the core through ops->mmio_notify) and host
+ * memory reached through DMA addresses, checked against the live mappings
+ * its own dma_map_ops (the "IOMMU") created.
+ *
+ * Files:
+ *   cxbell_sim_bus.c      bus, adapters, ports (auxiliary devices), module
+ *   cxbell_sim_dma.c      dma_map_ops, device-side DMA accessors, PCIe model
+ *   cxbell_sim_queue.c    backend ops: ports, queues, register decoding
+ *   cxbell_sim_engine.c   TX engine (fetch, execute) and stranded detector
+ *   cxbell_sim_cq.c       CQE writer, arming, interrupts
+ *   cxbell_sim_rx.c       receive side: RSS, RX buffers, RX CQEs
+ *   cxbell_sim_pkt.c      header parsing, checksums, RSS hash
+ *   cxbell_sim_debugfs.c  counters and debugfs
+ *
+ * Register pages. Each port owns CXB_SIM_MAX_CHANNELS * CXB_SIM_UAR_PER_CH
+ * UAR pages, each followed by its BlueFlame page. A UAR page belongs to at
+ * most one send queue and one CQ of its channel, so concurrent writers
+ * never share a register:
+ *   UAR page + CXB_MLX4_SEND_DB (0x14)  send doorbell, be32(qpn << 8), 4 bytes
+ *   UAR page + CXB_MLX4_CQ_DB   (0x20)  CQ doorbell (arm), 2 x be32, 8 bytes
+ *   BF page  + 0x800, + 0x900           BlueFlame buffers, 256 bytes each
+ * The pages are ordinary kernel memory handed out as __iomem; the model
+ * reads the written value back from the page when the core reports the
+ * write.
+ *
+ * PCIe model. Every device access is one transaction, counted per port:
+ *   MMIO write of N bytes (doorbell, CQ arm, BlueFlame): one posted TLP,
+ *     N payload bytes in pcie_mmio_bytes.
+ *   DMA read of N bytes: one read-request TLP plus ceil(N / 256)
+ *     completion TLPs (max payload 256), N payload bytes in the class
+ *     counter (pcie_desc_read_bytes, pcie_data_read_bytes,
+ *     pcie_db_read_bytes).
+ *   DMA write of N bytes: ceil(N / 256) posted TLPs, N payload bytes in
+ *     the class counter (pcie_cqe_write_bytes, pcie_data_write_bytes).
+ *   Each TLP costs CXB_SIM_TLP_OVERHEAD = 24 bytes (16 header, 8 sequence
+ *   number, LCRC and framing), summed in pcie_tlp_overhead_bytes.
+ * Send WQEs are fetched in TXBB units: on a doorbell the device reads the
+ * first TXBB (64 bytes) of each WQE it finds owned, and the TXBB after the
+ * last one (to see it is not owned yet); executing a WQE reads its other
+ * TXBBs. A receive WQE is one 16-byte read. Doorbell records (RQ producer,
+ * CQ consumer) are read only when the cached copy says the ring is empty
+ * (RQ) or full (CQ). A CQE is one 32-byte write, a frame one write of its
+ * length.
+ */
+#ifndef _CXBELL_SIM_H
+#define _CXBELL_SIM_H
+
+#include <linux/dma-direction.h>
+#include <linux/device.h>
+#include <linux/idr.h>
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/sizes.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+
+#include <cxbell/backend.h>
+#include "wqe/mlx4.h"
+
+#define CXB_SIM_MAX_PORTS	2
+#define CXB_SIM_MAX_CHANNELS	8
+#define CXB_SIM_MAX_MTU		9000
+#define CXB_SIM_DEF_MTU		1500
+#define CXB_SIM_MAX_ID		0xffff	/* adapter ID: MAC bytes 2-3 */
+#define CXB_SIM_LKEY		0x00cb0d01U
+
+/* Register pages */
+#define CXB_SIM_UAR_PER_CH	4
+#define CXB_SIM_NR_UARS		(CXB_SIM_MAX_CHANNELS * CXB_SIM_UAR_PER_CH)
+#define CXB_SIM_REGS_SIZE	(CXB_SIM_NR_UARS * 2 * PAGE_SIZE)
+#define CXB_SIM_BF_OFFSET	0x800
+#define CXB_SIM_BF_SIZE		256
+
+/* IOVA = slot << CXB_SIM_MAP_SHIFT | offset; a mapping spans one slot. */
+#define CXB_SIM_MAP_SHIFT	20
+#define CXB_SIM_MAP_MAX		BIT(CXB_SIM_MAP_SHIFT)
+#define CXB_SIM_IOVA_BITS	48
+#define CXB_SIM_SLOT_MAX	((1U << (CXB_SIM_IOVA_BITS - CXB_SIM_MAP_SHIFT)) - 1)
+
+/* Queue numbers and sizes */
+#define CXB_SIM_QPN_BASE	0x40
+#define CXB_SIM_CQN_BASE	0x80
+#define CXB_SIM_QN_MAX		0xffffff
+#define CXB_SIM_SQ_LOG_MIN	3	/* room for a maximal WQE */
+#define CXB_SIM_SQ_LOG_MAX	14	/* 1 MiB of TXBBs */
+#define CXB_SIM_RQ_LOG_MAX	15	/* 16-bit producer counter */
+#define CXB_SIM_CQ_LOG_MAX	15	/* 1 MiB of CQEs */
+
+/* Frame buffer: largest gathered frame, and the head room that aligns IP */
+#define CXB_SIM_FRAME_MAX	(SZ_64K + 256)
+#define CXB_SIM_FRAME_PAD	2
+
+/* PCIe model */
+#define CXB_SIM_TLP_PAYLOAD	256
+#define CXB_SIM_TLP_OVERHEAD	24
+
+/* Engine */
+#define CXB_SIM_DEFER_BUDGET	64	/* WQEs per lock hold in deferred mode */
+#define CXB_SIM_STRANDED_PERIOD_MS 50
+#define CXB_SIM_STRANDED_IDLE_MS 100
+#define CXB_SIM_PASS_IRQS	8
+
+enum cxb_sim_engine_mode {
+	CXB_SIM_ENGINE_INLINE,
+	CXB_SIM_ENGINE_DEFERRED,
+};
+
+/* Per-port counters; names in cxbell_sim_debugfs.c */
+enum cxb_sim_cnt {
+	CXB_SIM_C_DOORBELLS,
+	CXB_SIM_C_BF_WRITES,
+	CXB_SIM_C_WQES_FETCHED,
+	CXB_SIM_C_CQES_WRITTEN,
+	CXB_SIM_C_IRQS,
+	CXB_SIM_C_VIOLATIONS,
+	CXB_SIM_C_STRANDED,
+	CXB_SIM_C_TX_FRAMES,
+	CXB_SIM_C_TX_BYTES,
+	CXB_SIM_C_RX_FRAMES,
+	CXB_SIM_C_RX_BYTES,
+	CXB_SIM_C_RX_DROPPED,
+	CXB_SIM_C_TX_DISCARDED,
+	CXB_SIM_C_PCIE_MMIO,
+	CXB_SIM_C_PCIE_DESC_READ,
+	CXB_SIM_C_PCIE_DATA_READ,
+	CXB_SIM_C_PCIE_CQE_WRITE,
+	CXB_SIM_C_PCIE_DATA_WRITE,
+	CXB_SIM_C_PCIE_DB_READ,
+	CXB_SIM_C_PCIE_TLP_OVERHEAD,
+	CXB_SIM_C_ENGINE_NS,
+	CXB_SIM_NR_CNT
+};
+
+/* PCIe traffic class of a DMA access; NONE: model-internal, not counted */
+enum cxb_sim_pcie {
+	CXB_SIM_PCIE_NONE,
+	CXB_SIM_PCIE_DESC,	/* WQE reads */
+	CXB_SIM_PCIE_DATA_RD,	/* TX frame data */
+	CXB_SIM_PCIE_DB,	/* doorbell record reads */
+	CXB_SIM_PCIE_CQE,	/* CQE writes */
+	CXB_SIM_PCIE_DATA_WR,	/* RX frame data */
+};
+
+struct cxb_sim_stats {
+	u64 v[CXB_SIM_NR_CNT];
+};
+
+struct cxb_sim_port;
+struct cxb_sim_adapter;
+
+/* One live DMA mapping, in the adapter's maps xarray at its slot. */
+struct cxb_sim_map {
+	spinlock_t lock;	/* device access vs. unmap */
+	bool live;
+	bool coherent;
+	enum dma_data_direction dir;
+	dma_addr_t iova;
+	size_t len;
+	void *vaddr;
+	struct rcu_head rcu;
+};
+
+struct cxb_sim_cq {
+	spinlock_t lock;	/* prod, ci, armed, dead; held across comp */
+	struct cxb_sim_port *port;
+	struct cxb_sim_uar *uar;
+	u32 cqn;
+	u32 size;
+	dma_addr_t buf_dma;
+	dma_addr_t db_dma;
+	u32 prod;		/* free-running CQE producer */
+	u32 ci;			/* last consumer index seen (24 bits) */
+	bool armed;
+	bool dead;
+	cxb_comp_fn comp;
+	void *comp_ctx;
+	struct kref ref;	/* creator + each SQ/RQ reporting to it */
+	struct rcu_head rcu;
+};
+
+/* The WQE being executed: control segment and up to MAX_DS - 1 data segs */
+struct cxb_sim_wqe {
+	struct mlx4_wqe_ctrl_seg ctrl;
+	struct mlx4_wqe_data_seg data[CXB_MLX4_MAX_DS - 1];
+};
+
+struct cxb_sim_sq {
+	spinlock_t lock;	/* the TX engine of this queue */
+	struct cxb_sim_port *port;
+	struct cxb_sim_cq *cq;
+	struct cxb_sim_uar *uar;
+	u32 qpn;
+	u32 size;		/* TXBBs */
+	dma_addr_t buf_dma;
+	u32 announced;		/* TXBB index the device may execute up to */
+	u32 done;		/* next TXBB to execute */
+	bool dead;
+	bool stranded_seen;
+	u32 stranded_idx;
+	unsigned long last_active;	/* jiffies of last doorbell/progress */
+	struct work_struct work;	/* deferred engine */
+	u8 *frame;		/* CXB_SIM_FRAME_PAD + CXB_SIM_FRAME_MAX */
+	struct cxb_sim_wqe wqe;
+	struct rcu_head rcu;
+};
+
+struct cxb_sim_rq {
+	spinlock_t lock;	/* RX delivery into this queue */
+	struct cxb_sim_port *port;
+	struct cxb_sim_cq *cq;
+	unsigned int channel;
+	u32 qpn;
+	u32 size;
+	dma_addr_t buf_dma;
+	dma_addr_t db_dma;
+	u16 cons;		/* next WQE to fill */
+	u16 prod;		/* producer last read from the doorbell record */
+	bool dead;
+	struct rcu_head rcu;
+};
+
+/* One UAR page (and its BlueFlame page): owners of its registers. */
+struct cxb_sim_uar {
+	struct cxb_sim_sq __rcu *sq;
+	struct cxb_sim_cq __rcu *cq;
+};
+
+struct cxb_sim_cnt_file {
+	struct cxb_sim_port *port;
+	unsigned int idx;
+};
+
+struct cxb_sim_port {
+	struct cxb_adev cadev;
+	struct cxb_sim_adapter *ad;
+	unsigned int index;
+	void *regs;		/* UAR + BF pages, handed out as __iomem */
+	struct cxb_sim_uar uar[CXB_SIM_NR_UARS];
+	struct cxb_sim_rq __rcu *rqs[CXB_SIM_MAX_CHANNELS];
+	unsigned int nr_rqs;
+	unsigned int mtu;
+	bool enabled;
+	bool link;
+	cxb_link_fn link_cb;
+	void *link_ctx;
+	struct cxb_sim_stats __percpu *stats;
+	struct dentry *ddir;
+	struct cxb_sim_cnt_file cnt_files[CXB_SIM_NR_CNT];
+};
+
+struct cxb_sim_adapter {
+	struct device dev;
+	struct list_head list;
+	u32 id;
+	unsigned int nports;
+	struct cxb_sim_port *ports[CXB_SIM_MAX_PORTS];
+	u64 dma_mask;
+	struct xarray maps;	/* slot -> struct cxb_sim_map */
+	u32 next_slot;
+	atomic_long_t dma_live;
+	struct mutex lock;	/* queue create/destroy, port open/close */
+	struct xarray cqs;	/* cqn -> struct cxb_sim_cq */
+	struct ida qpns;
+	int engine;		/* enum cxb_sim_engine_mode */
+	struct delayed_work stranded_work;
+	struct dentry *ddir;
+};
+
+/* Interrupts owed at the end of one engine pass (moderation). */
+struct cxb_sim_pass {
+	unsigned int n;
+	struct cxb_sim_cq *cq[CXB_SIM_PASS_IRQS];
+};
+
+static inline struct cxb_sim_port *to_cxb_sim_port(struct cxb_adev *cadev)
+{
+	return container_of(cadev, struct cxb_sim_port, cadev);
+}
+
+static inline struct cxb_sim_adapter *to_cxb_sim_adapter(struct device *dev)
+{
+	return container_of(dev, struct cxb_sim_adapter, dev);
+}
+
+static inline struct cxb_sim_port *cxb_sim_peer(struct cxb_sim_port *port)
+{
+	if (port->ad->nports < 2)
+		return NULL;
+	return READ_ONCE(port->ad->ports[!port->index]);
+}
+
+static inline void cxb_sim_add(struct cxb_sim_port *port, enum cxb_sim_cnt c,
+			       u64 n)
+{
+	this_cpu_add(port->stats->v[c], n);
+}
+
+static inline void cxb_sim_inc(struct cxb_sim_port *port, enum cxb_sim_cnt c)
+{
+	this_cpu_inc(port->stats->v[c]);
+}
+
+/* Module-wide */
+extern struct workqueue_struct *cxb_sim_wq;
+extern atomic_long_t cxb_sim_dma_live_global;
+extern const struct dma_map_ops cxb_sim_dma_ops;
+extern const struct cxb_backend_ops cxb_sim_backend_ops;
+
+/* cxbell_sim_dma.c */
+void cxb_sim_dma_init(struct cxb_sim_adapter *ad);
+void cxb_sim_dma_teardown(struct cxb_sim_adapter *ad);
+bool cxb_sim_dma_mapped(struct cxb_sim_adapter *ad, dma_addr_t iova,
+			size_t len, bool write);
+int cxb_sim_dma_read(struct cxb_sim_port *port, dma_addr_t iova, void *buf,
+		     size_t len, enum cxb_sim_pcie cls);
+int cxb_sim_dma_write(struct cxb_sim_port *port, dma_addr_t iova,
+		      const void *buf, size_t len, enum cxb_sim_pcie cls);
+void cxb_sim_pcie_read(struct cxb_sim_port *port, enum cxb_sim_pcie cls,
+		       size_t len);
+void cxb_sim_pcie_write(struct cxb_sim_port *port, enum cxb_sim_pcie cls,
+			size_t len);
+void cxb_sim_pcie_mmio(struct cxb_sim_port *port, size_t len);
+
+/* cxbell_sim_queue.c */
+void cxb_sim_port_reap(struct cxb_sim_port *port);
+
+/* cxbell_sim_engine.c */
+void cxb_sim_sq_init(struct cxb_sim_sq *sq);
+void cxb_sim_sq_doorbell(struct cxb_sim_sq *sq);
+void cxb_sim_sq_stop(struct cxb_sim_sq *sq);
+void cxb_sim_stranded_work(struct work_struct *work);
+
+/* cxbell_sim_cq.c */
+bool cxb_sim_cq_room(struct cxb_sim_cq *cq);
+int cxb_sim_cq_post(struct cxb_sim_cq *cq, struct mlx4_cqe *cqe,
+		    struct cxb_sim_pass *pass);
+void cxb_sim_cq_arm(struct cxb_sim_cq *cq, u32 ci);
+void cxb_sim_pass_end(struct cxb_sim_pass *pass);
+void cxb_sim_cq_put(struct cxb_sim_cq *cq);
+
+/* cxbell_sim_pkt.c */
+struct cxb_sim_pkt {
+	unsigned int l3_off;
+	unsigned int l4_off;
+	unsigned int l4_len;
+	u16 l3;			/* ETH_P_IP, ETH_P_IPV6 or 0 */
+	u8 l4;			/* IPPROTO_TCP, IPPROTO_UDP or 0 */
+	bool frag;		/* IPv4 fragment */
+	bool ipopt;		/* IPv4 options present */
+};
+
+void cxb_sim_pkt_parse(const u8 *f, unsigned int len, struct cxb_sim_pkt *pk);
+void cxb_sim_pkt_tx_csum(u8 *f, const struct cxb_sim_pkt *pk, bool ip,
+			 bool l4);
+u16 cxb_sim_pkt_rx_status(const u8 *f, const struct cxb_sim_pkt *pk);
+u32 cxb_sim_pkt_hash(const u8 *f, const struct cxb_sim_pkt *pk);
+
+/* cxbell_sim_rx.c */
+void cxb_sim_rx_deliver(struct cxb_sim_port *port, const u8 *frame,
+			unsigned int len, const struct cxb_sim_pkt *pk,
+			struct cxb_sim_pass *pass);
+
+/* cxbell_sim_debugfs.c */
+__printf(2, 3)
+void cxb_sim_violation(struct cxb_sim_port *port, const char *fmt, ...);
+u64 cxb_sim_cnt_read(struct cxb_sim_port *port, enum cxb_sim_cnt c);
+void cxb_sim_cnt_reset(struct cxb_sim_port *port);
+void cxb_sim_debugfs_init(void);
+void cxb_sim_debugfs_exit(void);
+void cxb_sim_debugfs_adapter_add(struct cxb_sim_adapter *ad);
+void cxb_sim_debugfs_adapter_del(struct cxb_sim_adapter *ad);
+void cxb_sim_debugfs_port_add(struct cxb_sim_port *port);
+void cxb_sim_debugfs_port_del(struct cxb_sim_port *port);
+
+#endif /* _CXBELL_SIM_H */

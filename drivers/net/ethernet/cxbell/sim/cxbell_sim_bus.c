@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxbell_sim bus: adapters and their ports.
+ *
+ *   echo "ID [NPORTS]" > /sys/bus/cxbell_sim/new_device   (NPORTS 1..2, 2)
+ *   echo "ID" > /sys/bus/cxbell_sim/del_device
+ *
+ * Adapter ID is device "cxbell_sim<ID>" on bus "cxbell_sim", with its own
+ * dma_map_ops. Each port is an auxiliary device "cxbell_sim.port.<2*ID+P>"
+ * (a struct cxb_adev) whose parent is the adapter. Ports 0 and 1 are
+ * cabled back to back.
+ */
+#include <linux/auxiliary_bus.h>
+#include <linux/device.h>
+#include <linux/etherdevice.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include "cxbell_sim.h"
+
+struct workqueue_struct *cxb_sim_wq;
+
+static LIST_HEAD(cxb_sim_adapters);
+static DEFINE_MUTEX(cxb_sim_lock);	/* adapter list, cxb_sim_enabled */
+static bool cxb_sim_enabled;
+
+static struct bus_type cxb_sim_bus;
+
+/* Ports */
+
+static void cxb_sim_port_free(struct cxb_sim_port *port)
+{
+	vfree(port->regs);
+	free_percpu(port->stats);
+	kfree(port);
+}
+
+static void cxb_sim_port_release(struct device *dev)
+{
+	struct auxiliary_device *adev = to_auxiliary_dev(dev);
+
+	cxb_sim_port_free(to_cxb_sim_port(to_cxb_adev(adev)));
+}
+
+static int cxb_sim_port_add(struct cxb_sim_adapter *ad, unsigned int index)
+{
+	struct auxiliary_device *adev;
+	struct cxb_sim_port *port;
+	struct cxb_adev *cadev;
+	int err;
+
+	port = kzalloc(sizeof(*port), GFP_KERNEL);
+	if (!port)
+		return -ENOMEM;
+	port->ad = ad;
+	port->index = index;
+	port->mtu = CXB_SIM_DEF_MTU;
+	port->stats = alloc_percpu(struct cxb_sim_stats);
+	port->regs = vzalloc(CXB_SIM_REGS_SIZE);
+	if (!port->stats || !port->regs) {
+		cxb_sim_port_free(port);
+		return -ENOMEM;
+	}
+
+	cadev = &port->cadev;
+	cadev->ops = &cxb_sim_backend_ops;
+	cadev->dma_dev = &ad->dev;
+	cadev->gen = CXB_GEN_CX3;
+	cadev->port = index;
+	cadev->max_channels = CXB_SIM_MAX_CHANNELS;
+	cadev->max_mtu = CXB_SIM_MAX_MTU;
+	cadev->lkey = cpu_to_be32(CXB_SIM_LKEY);
+	cadev->mac[0] = 0x02;		/* locally administered */
+	cadev->mac[1] = 0xcb;
+	cadev->mac[2] = ad->id >> 8;
+	cadev->mac[3] = ad->id & 0xff;
+	cadev->mac[4] = index;
+	cadev->mac[5] = 0;
+
+	adev = &cadev->adev;
+	adev->name = CXB_ADEV_NAME;
+	adev->id = ad->id * CXB_SIM_MAX_PORTS + index;
+	adev->dev.parent = &ad->dev;
+	adev->dev.release = cxb_sim_port_release;
+	err = auxiliary_device_init(adev);
+	if (err) {
+		cxb_sim_port_free(port);
+		return err;
+	}
+
+	cxb_sim_debugfs_port_add(port);
+	/* published before the driver can see the port */
+	WRITE_ONCE(ad->ports[index], port);
+	err = auxiliary_device_add(adev);
+	if (err) {
+		WRITE_ONCE(ad->ports[index], NULL);
+		cxb_sim_debugfs_port_del(port);
+		auxiliary_device_uninit(adev);
+		return err;
+	}
+	return 0;
+}
+
+/* Adapters */
+
+static void cxb_sim_adapter_release(struct device *dev)
+{
+	kfree(to_cxb_sim_adapter(dev));
+}
+
+/* Tear an adapter down, also while traffic runs: the driver's remove
+ * destroys the port's queues; whatever it leaves is reaped. The port
+ * structures stay until no queue of either port exists, since a port's
+ * TX engine delivers into its peer.
+ */
+static void cxb_sim_adapter_del(struct cxb_sim_adapter *ad)
+{
+	struct cxb_sim_port *port;
+	unsigned int i;
+
+	cancel_delayed_work_sync(&ad->stranded_work);
+	for (i = 0; i < ad->nports; i++) {
+		port = ad->ports[i];
+		if (!port)
+			continue;
+		auxiliary_device_delete(&port->cadev.adev);
+		cxb_sim_port_reap(port);
+	}
+	cxb_sim_debugfs_adapter_del(ad);
+	for (i = 0; i < ad->nports; i++) {
+		port = ad->ports[i];
+		if (!port)
+			continue;
+		WRITE_ONCE(ad->ports[i], NULL);
+		auxiliary_device_uninit(&port->cadev.adev);
+	}
+	cxb_sim_dma_teardown(ad);
+	xa_destroy(&ad->cqs);
+	ida_destroy(&ad->qpns);
+	device_unregister(&ad->dev);
+}
+
+static int cxb_sim_adapter_new(u32 id, unsigned int nports)
+{
+	struct cxb_sim_adapter *ad;
+	unsigned int i;
+	int err;
+
+	ad = kzalloc(sizeof(*ad), GFP_KERNEL);
+	if (!ad)
+		return -ENOMEM;
+	ad->id = id;
+	ad->nports = nports;
+	ad->engine = CXB_SIM_ENGINE_INLINE;
+	mutex_init(&ad->lock);
+	xa_init_flags(&ad->cqs, XA_FLAGS_ALLOC);
+	ida_init(&ad->qpns);
+	INIT_DELAYED_WORK(&ad->stranded_work, cxb_sim_stranded_work);
+
+	device_initialize(&ad->dev);
+	ad->dev.bus = &cxb_sim_bus;
+	ad->dev.release = cxb_sim_adapter_release;
+	cxb_sim_dma_init(ad);
+	err = dev_set_name(&ad->dev, "cxbell_sim%u", id);
+	if (!err)
+		err = device_add(&ad->dev);
+	if (err) {
+		put_device(&ad->dev);
+		return err;
+	}
+	cxb_sim_debugfs_adapter_add(ad);
+
+	for (i = 0; i < nports; i++) {
+		err = cxb_sim_port_add(ad, i);
+		if (err) {
+			cxb_sim_adapter_del(ad);
+			return err;
+		}
+	}
+	queue_delayed_work(cxb_sim_wq, &ad->stranded_work,
+			   msecs_to_jiffies(CXB_SIM_STRANDED_PERIOD_MS));
+	list_add_tail(&ad->list, &cxb_sim_adapters);
+	return 0;
+}
+
+static struct cxb_sim_adapter *cxb_sim_adapter_find(u32 id)
+{
+	struct cxb_sim_adapter *ad;
+
+	list_for_each_entry(ad, &cxb_sim_adapters, list)
+		if (ad->id == id)
+			return ad;
+	return NULL;
+}
+
+/* Bus attributes */
+
+/* Parse up to @max decimal numbers separated by blanks. */
+static int cxb_sim_parse(const char *buf, size_t count, unsigned int *val,
+			 int max)
+{
+	char tmp[32], *s, *tok;
+	int n = 0, err;
+
+	if (count >= sizeof(tmp))
+		return -EINVAL;
+	memcpy(tmp, buf, count);
+	tmp[count] = '\0';
+	s = strim(tmp);
+	while ((tok = strsep(&s, " \t")) != NULL) {
+		if (!*tok)
+			continue;
+		if (n == max)
+			return -EINVAL;
+		err = kstrtouint(tok, 10, &val[n++]);
+		if (err)
+			return -EINVAL;
+	}
+	return n ? n : -EINVAL;
+}
+
+static ssize_t new_device_store(struct bus_type *bus, const char *buf,
+				size_t count)
+{
+	unsigned int val[2] = { 0, CXB_SIM_MAX_PORTS };
+	int n, err;
+
+	n = cxb_sim_parse(buf, count, val, ARRAY_SIZE(val));
+	if (n < 0)
+		return n;
+	if (val[0] > CXB_SIM_MAX_ID || !val[1] || val[1] > CXB_SIM_MAX_PORTS)
+		return -EINVAL;
+
+	mutex_lock(&cxb_sim_lock);
+	if (!cxb_sim_enabled)
+		err = -ENODEV;
+	else if (cxb_sim_adapter_find(val[0]))
+		err = -EEXIST;
+	else
+		err = cxb_sim_adapter_new(val[0], val[1]);
+	mutex_unlock(&cxb_sim_lock);
+	return err ? err : count;
+}
+static BUS_ATTR_WO(new_device);
+
+static ssize_t del_device_store(struct bus_type *bus, const char *buf,
+				size_t count)
+{
+	struct cxb_sim_adapter *ad;
+	unsigned int id;
+	int n, err = 0;
+
+	n = cxb_sim_parse(buf, count, &id, 1);
+	if (n < 0)
+		return n;
+
+	mutex_lock(&cxb_sim_lock);
+	ad = cxb_sim_enabled ? cxb_sim_adapter_find(id) : NULL;
+	if (ad) {
+		list_del(&ad->list);
+		cxb_sim_adapter_del(ad);
+	} else {
+		err = -ENOENT;
+	}
+	mutex_unlock(&cxb_sim_lock);
+	return err ? err : count;
+}
+static BUS_ATTR_WO(del_device);
+
+static struct attribute *cxb_sim_bus_attrs[] = {
+	&bus_attr_new_device.attr,
+	&bus_attr_del_device.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(cxb_sim_bus);
+
+static struct bus_type cxb_sim_bus = {
+	.name		= KBUILD_MODNAME,
+	.bus_groups	= cxb_sim_bus_groups,
+};
+
+static int __init cxb_sim_init(void)
+{
+	int err;
+
+	cxb_sim_wq = alloc_workqueue(KBUILD_MODNAME, WQ_UNBOUND, 0);
+	if (!cxb_sim_wq)
+		return -ENOMEM;
+	cxb_sim_debugfs_init();
+	err = bus_register(&cxb_sim_bus);
+	if (err) {
+		cxb_sim_debugfs_exit();
+		destroy_workqueue(cxb_sim_wq);
+		return err;
+	}
+	mutex_lock(&cxb_sim_lock);
+	cxb_sim_enabled = true;
+	mutex_unlock(&cxb_sim_lock);
+	return 0;
+}
+
+static void __exit cxb_sim_exit(void)
+{
+	struct cxb_sim_adapter *ad, *tmp;
+
+	mutex_lock(&cxb_sim_lock);
+	cxb_sim_enabled = false;
+	list_for_each_entry_safe(ad, tmp, &cxb_sim_adapters, list) {
+		list_del(&ad->list);
+		cxb_sim_adapter_del(ad);
+	}
+	mutex_unlock(&cxb_sim_lock);
+
+	bus_unregister(&cxb_sim_bus);
+	cxb_sim_debugfs_exit();
+	destroy_workqueue(cxb_sim_wq);
+	rcu_barrier();		/* SQ frees queued with call_rcu() */
+}
+
+module_init(cxb_sim_init);
+module_exit(cxb_sim_exit);
+
+MODULE_DESCRIPTION("cxbell_sim: software ConnectX-3 device model for cxbell");
+MODULE_LICENSE("GPL");

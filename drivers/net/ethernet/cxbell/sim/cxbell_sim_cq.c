@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxbell_sim completion queues: CQE writer, arming and "interrupts".
+ *
+ * A CQE is written body first, then (after a write barrier) its last
+ * dword holding the owner bit, so the driver never sees a half-written
+ * entry it owns. The consumer index is taken from the doorbell record
+ * (be32 at db_dma[0]) and from arm writes; the record is read again only
+ * when the cached index says the queue is full. A full CQ is a violation
+ * and the CQE is dropped.
+ *
+ * An armed CQ fires once: the first interrupt disarms it. The driver's
+ * handler runs with hard interrupts disabled and the CQ lock held, so
+ * once cq_destroy has taken the lock no handler is running or will run.
+ * The handler must not call back into the backend.
+ */
+#include <linux/slab.h>
+
+#include "cxbell_sim.h"
+
+static void cxb_sim_cq_free(struct kref *ref)
+{
+	struct cxb_sim_cq *cq = container_of(ref, struct cxb_sim_cq, ref);
+
+	kfree_rcu(cq, rcu);
+}
+
+void cxb_sim_cq_put(struct cxb_sim_cq *cq)
+{
+	kref_put(&cq->ref, cxb_sim_cq_free);
+}
+
+static u32 cxb_sim_cq_used(struct cxb_sim_cq *cq)
+{
+	return (cq->prod - cq->ci) & CXB_MLX4_CI_MASK;
+}
+
+/* Caller holds cq->lock. */
+static bool cxb_sim_cq_room_locked(struct cxb_sim_cq *cq)
+{
+	__be32 rec;
+
+	if (cxb_sim_cq_used(cq) < cq->size)
+		return true;
+	if (cxb_sim_dma_read(cq->port, cq->db_dma, &rec, sizeof(rec),
+			     CXB_SIM_PCIE_DB))
+		return false;
+	cq->ci = be32_to_cpu(rec) & CXB_MLX4_CI_MASK;
+	return cxb_sim_cq_used(cq) < cq->size;
+}
+
+bool cxb_sim_cq_room(struct cxb_sim_cq *cq)
+{
+	unsigned long flags;
+	bool room;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	room = !cq->dead && cxb_sim_cq_room_locked(cq);
+	spin_unlock_irqrestore(&cq->lock, flags);
+	return room;
+}
+
+/* Caller holds cq->lock. */
+static void cxb_sim_cq_fire_locked(struct cxb_sim_cq *cq)
+{
+	if (cq->dead || !cq->armed)
+		return;
+	cq->armed = false;
+	cq->comp(cq->comp_ctx);
+	cxb_sim_inc(cq->port, CXB_SIM_C_IRQS);
+}
+
+static void cxb_sim_cq_fire(struct cxb_sim_cq *cq)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	cxb_sim_cq_fire_locked(cq);
+	spin_unlock_irqrestore(&cq->lock, flags);
+}
+
+/* Remember that @cq owes an interrupt at the end of the pass. */
+static void cxb_sim_pass_irq(struct cxb_sim_pass *pass, struct cxb_sim_cq *cq)
+{
+	unsigned int i;
+
+	for (i = 0; i < pass->n; i++)
+		if (pass->cq[i] == cq)
+			return;
+	if (pass->n == ARRAY_SIZE(pass->cq)) {
+		cxb_sim_cq_fire(cq);
+		return;
+	}
+	pass->cq[pass->n++] = cq;
+}
+
+/* End of an engine pass: one interrupt per CQ written to, if armed. The
+ * caller is inside an RCU read-side section (the CQs are freed by RCU).
+ */
+void cxb_sim_pass_end(struct cxb_sim_pass *pass)
+{
+	unsigned int i;
+
+	for (i = 0; i < pass->n; i++)
+		cxb_sim_cq_fire(pass->cq[i]);
+	pass->n = 0;
+}
+
+/* Write @cqe (owner bit filled in here) at the producer index. The
+ * interrupt is owed to @pass.
+ */
+int cxb_sim_cq_post(struct cxb_sim_cq *cq, struct mlx4_cqe *cqe,
+		    struct cxb_sim_pass *pass)
+{
+	const size_t head = offsetof(struct mlx4_cqe, reserved);
+	struct cxb_sim_port *port = cq->port;
+	unsigned long flags;
+	dma_addr_t addr;
+	int err = 0;
+
+	BUILD_BUG_ON(sizeof(*cqe) != CXB_MLX4_CQE_SIZE);
+
+	spin_lock_irqsave(&cq->lock, flags);
+	if (cq->dead) {
+		err = -ENODEV;
+		cxb_sim_violation(port, "CQE for destroyed CQ %#x", cq->cqn);
+		goto out;
+	}
+	if (!cxb_sim_cq_room_locked(cq)) {
+		err = -ENOSPC;
+		cxb_sim_violation(port, "CQ %#x overflow (prod %u ci %u size %u)",
+				  cq->cqn, cq->prod, cq->ci, cq->size);
+		goto out;
+	}
+	if (cq->prod & cq->size)
+		cqe->owner_sr_opcode |= MLX4_CQE_OWNER_MASK;
+	else
+		cqe->owner_sr_opcode &= ~MLX4_CQE_OWNER_MASK;
+	addr = cq->buf_dma + (dma_addr_t)(cq->prod & (cq->size - 1)) *
+			     CXB_MLX4_CQE_SIZE;
+	err = cxb_sim_dma_write(port, addr, cqe, head, CXB_SIM_PCIE_NONE);
+	if (err)
+		goto out;
+	dma_wmb();
+	err = cxb_sim_dma_write(port, addr + head, (u8 *)cqe + head,
+				sizeof(*cqe) - head, CXB_SIM_PCIE_NONE);
+	if (err)
+		goto out;
+	cxb_sim_pcie_write(port, CXB_SIM_PCIE_CQE, sizeof(*cqe));
+	cq->prod++;
+	cxb_sim_inc(port, CXB_SIM_C_CQES_WRITTEN);
+out:
+	spin_unlock_irqrestore(&cq->lock, flags);
+	if (!err)
+		cxb_sim_pass_irq(pass, cq);
+	return err;
+}
+
+/* CQ doorbell: arm for the next completion. If completions past @ci are
+ * already written, fire right away so no wakeup is lost.
+ */
+void cxb_sim_cq_arm(struct cxb_sim_cq *cq, u32 ci)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	if (!cq->dead) {
+		cq->ci = ci & CXB_MLX4_CI_MASK;
+		cq->armed = true;
+		if (cxb_sim_cq_used(cq))
+			cxb_sim_cq_fire_locked(cq);
+	}
+	spin_unlock_irqrestore(&cq->lock, flags);
+}

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxbell_sim counters and debugfs.
+ *
+ * /sys/kernel/debug/cxbell_sim/
+ *   dma_live                    live DMA mappings of all adapters, plus
+ *                               those leaked by deleted adapters
+ *   cxbell_sim<ID>/engine       "inline" or "deferred" (rw)
+ *   cxbell_sim<ID>/dma_live     live DMA mappings of the adapter
+ *   cxbell_sim<ID>/reset_counters  write 1: zero all port counters
+ *   cxbell_sim<ID>/port<P>/<counter>  read-only u64 counters
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/ratelimit.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "cxbell_sim.h"
+
+static const char * const cxb_sim_cnt_names[CXB_SIM_NR_CNT] = {
+	[CXB_SIM_C_DOORBELLS]		= "doorbells",
+	[CXB_SIM_C_BF_WRITES]		= "bf_writes",
+	[CXB_SIM_C_WQES_FETCHED]	= "wqes_fetched",
+	[CXB_SIM_C_CQES_WRITTEN]	= "cqes_written",
+	[CXB_SIM_C_IRQS]		= "irqs",
+	[CXB_SIM_C_VIOLATIONS]		= "violations",
+	[CXB_SIM_C_STRANDED]		= "stranded",
+	[CXB_SIM_C_TX_FRAMES]		= "tx_frames",
+	[CXB_SIM_C_TX_BYTES]		= "tx_bytes",
+	[CXB_SIM_C_RX_FRAMES]		= "rx_frames",
+	[CXB_SIM_C_RX_BYTES]		= "rx_bytes",
+	[CXB_SIM_C_RX_DROPPED]		= "rx_dropped",
+	[CXB_SIM_C_TX_DISCARDED]	= "tx_discarded",
+	[CXB_SIM_C_PCIE_MMIO]		= "pcie_mmio_bytes",
+	[CXB_SIM_C_PCIE_DESC_READ]	= "pcie_desc_read_bytes",
+	[CXB_SIM_C_PCIE_DATA_READ]	= "pcie_data_read_bytes",
+	[CXB_SIM_C_PCIE_CQE_WRITE]	= "pcie_cqe_write_bytes",
+	[CXB_SIM_C_PCIE_DATA_WRITE]	= "pcie_data_write_bytes",
+	[CXB_SIM_C_PCIE_DB_READ]	= "pcie_db_read_bytes",
+	[CXB_SIM_C_PCIE_TLP_OVERHEAD]	= "pcie_tlp_overhead_bytes",
+	[CXB_SIM_C_ENGINE_NS]		= "engine_ns",
+};
+
+static struct dentry *cxb_sim_droot;
+
+void cxb_sim_violation(struct cxb_sim_port *port, const char *fmt, ...)
+{
+	static DEFINE_RATELIMIT_STATE(rs, DEFAULT_RATELIMIT_INTERVAL,
+				      DEFAULT_RATELIMIT_BURST);
+	struct va_format vaf;
+	va_list args;
+
+	cxb_sim_inc(port, CXB_SIM_C_VIOLATIONS);
+	if (!__ratelimit(&rs))
+		return;
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	dev_warn(&port->cadev.adev.dev, "violation: %pV\n", &vaf);
+	va_end(args);
+}
+
+u64 cxb_sim_cnt_read(struct cxb_sim_port *port, enum cxb_sim_cnt c)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu_ptr(port->stats, cpu)->v[c];
+	return sum;
+}
+
+void cxb_sim_cnt_reset(struct cxb_sim_port *port)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(port->stats, cpu), 0,
+		       sizeof(struct cxb_sim_stats));
+}
+
+static int cxb_sim_cnt_get(void *data, u64 *val)
+{
+	struct cxb_sim_cnt_file *f = data;
+
+	*val = cxb_sim_cnt_read(f->port, f->idx);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(cxb_sim_cnt_fops, cxb_sim_cnt_get, NULL, "%llu\n");
+
+static int cxb_sim_live_get(void *data, u64 *val)
+{
+	*val = atomic_long_read((atomic_long_t *)data);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(cxb_sim_live_fops, cxb_sim_live_get, NULL, "%llu\n");
+
+static int cxb_sim_reset_set(void *data, u64 val)
+{
+	struct cxb_sim_adapter *ad = data;
+	unsigned int i;
+
+	if (val != 1)
+		return -EINVAL;
+	for (i = 0; i < ad->nports; i++)
+		if (ad->ports[i])
+			cxb_sim_cnt_reset(ad->ports[i]);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(cxb_sim_reset_fops, NULL, cxb_sim_reset_set,
+			 "%llu\n");
+
+static const char * const cxb_sim_engine_names[] = {
+	[CXB_SIM_ENGINE_INLINE]		= "inline",
+	[CXB_SIM_ENGINE_DEFERRED]	= "deferred",
+};
+
+static ssize_t cxb_sim_engine_read(struct file *file, char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	struct cxb_sim_adapter *ad = file->private_data;
+	char buf[16];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%s\n",
+			cxb_sim_engine_names[READ_ONCE(ad->engine)]);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t cxb_sim_engine_write(struct file *file,
+				    const char __user *ubuf, size_t count,
+				    loff_t *ppos)
+{
+	struct cxb_sim_adapter *ad = file->private_data;
+	char buf[16];
+	int mode;
+
+	if (*ppos || !count || count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	mode = sysfs_match_string(cxb_sim_engine_names, buf);
+	if (mode < 0)
+		return -EINVAL;
+	WRITE_ONCE(ad->engine, mode);
+	*ppos += count;
+	return count;
+}
+
+static const struct file_operations cxb_sim_engine_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= cxb_sim_engine_read,
+	.write	= cxb_sim_engine_write,
+	.llseek	= default_llseek,
+};
+
+void cxb_sim_debugfs_port_add(struct cxb_sim_port *port)
+{
+	char name[16];
+	unsigned int i;
+
+	snprintf(name, sizeof(name), "port%u", port->index);
+	port->ddir = debugfs_create_dir(name, port->ad->ddir);
+	for (i = 0; i < CXB_SIM_NR_CNT; i++) {
+		port->cnt_files[i].port = port;
+		port->cnt_files[i].idx = i;
+		debugfs_create_file_unsafe(cxb_sim_cnt_names[i], 0444,
+					   port->ddir, &port->cnt_files[i],
+					   &cxb_sim_cnt_fops);
+	}
+}
+
+void cxb_sim_debugfs_port_del(struct cxb_sim_port *port)
+{
+	debugfs_remove_recursive(port->ddir);
+	port->ddir = NULL;
+}
+
+void cxb_sim_debugfs_adapter_add(struct cxb_sim_adapter *ad)
+{
+	ad->ddir = debugfs_create_dir(dev_name(&ad->dev), cxb_sim_droot);
+	debugfs_create_file("engine", 0600, ad->ddir, ad,
+			    &cxb_sim_engine_fops);
+	debugfs_create_file_unsafe("dma_live", 0444, ad->ddir, &ad->dma_live,
+				   &cxb_sim_live_fops);
+	debugfs_create_file_unsafe("reset_counters", 0200, ad->ddir, ad,
+				   &cxb_sim_reset_fops);
+}
+
+/* Also removes the port directories; waits for readers to finish. */
+void cxb_sim_debugfs_adapter_del(struct cxb_sim_adapter *ad)
+{
+	debugfs_remove_recursive(ad->ddir);
+	ad->ddir = NULL;
+}
+
+void cxb_sim_debugfs_init(void)
+{
+	cxb_sim_droot = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file_unsafe("dma_live", 0444, cxb_sim_droot,
+				   &cxb_sim_dma_live_global,
+				   &cxb_sim_live_fops);
+}
+
+void cxb_sim_debugfs_exit(void)
+{
+	debugfs_remove_recursive(cxb_sim_droot);
+}

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxbell_sim TX engine.
+ *
+ * Per send queue: @announced is the free-running TXBB index the device may
+ * execute up to, @done the next TXBB to execute. A doorbell makes the
+ * device fetch forward from @announced over WQEs it owns (owner bit of
+ * the lap, nonzero DS), at most one ring ahead of @done. WQEs past
+ * @announced are never executed, however they look: a WQE without a
+ * doorbell stays in the ring, where the stranded detector finds it.
+ *
+ * Inline mode executes up to @announced inside the doorbell; deferred mode
+ * leaves it to a work item on an unbound workqueue. Either way execution
+ * holds the SQ lock with bottom halves disabled: the inline engine runs in
+ * the driver's xmit context, which must not sleep, and is not re-entered.
+ * Interrupts are moderated per pass: one per CQ written to.
+ */
+#include <linux/etherdevice.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/string.h>
+
+#include "cxbell_sim.h"
+
+static dma_addr_t cxb_sim_sq_addr(struct cxb_sim_sq *sq, u32 idx)
+{
+	return sq->buf_dma + ((dma_addr_t)(idx & (sq->size - 1)) <<
+			      CXB_MLX4_TXBB_SHIFT);
+}
+
+static bool cxb_sim_wqe_owned(struct cxb_sim_sq *sq, u32 idx,
+			      const struct mlx4_wqe_ctrl_seg *ctrl)
+{
+	return (be32_to_cpu(ctrl->owner_opcode) & CXB_MLX4_OWNER_BIT) ==
+	       cxb_mlx4_owner(idx, sq->size);
+}
+
+static unsigned int cxb_sim_wqe_ds(const struct mlx4_wqe_ctrl_seg *ctrl)
+{
+	return ctrl->qpn_vlan.fence_size & CXB_MLX4_DS_MASK;
+}
+
+static unsigned int cxb_sim_wqe_opcode(const struct mlx4_wqe_ctrl_seg *ctrl)
+{
+	return be32_to_cpu(ctrl->owner_opcode) & CXB_MLX4_OPCODE_MASK;
+}
+
+/* TXBBs the WQE occupies; 1 for a malformed DS (skipped as a violation). */
+static u32 cxb_sim_wqe_txbbs(const struct mlx4_wqe_ctrl_seg *ctrl)
+{
+	unsigned int ds = cxb_sim_wqe_ds(ctrl);
+
+	if (!ds || ds > CXB_MLX4_MAX_DS)
+		return 1;
+	return cxb_mlx4_ds_to_txbbs(ds);
+}
+
+/* What a well-formed WQE owned by the device at @idx looks like. */
+static bool cxb_sim_wqe_plausible(struct cxb_sim_sq *sq, u32 idx,
+				  const struct mlx4_wqe_ctrl_seg *ctrl)
+{
+	unsigned int op = cxb_sim_wqe_opcode(ctrl);
+	unsigned int ds = cxb_sim_wqe_ds(ctrl);
+
+	return cxb_sim_wqe_owned(sq, idx, ctrl) &&
+	       (op == MLX4_OPCODE_SEND || op == MLX4_OPCODE_NOP) &&
+	       ds && ds <= CXB_MLX4_MAX_DS &&
+	       (idx & (sq->size - 1)) + cxb_mlx4_ds_to_txbbs(ds) <= sq->size;
+}
+
+/* Doorbell: fetch forward from @announced. Caller holds sq->lock. */
+static void cxb_sim_sq_fetch(struct cxb_sim_sq *sq)
+{
+	struct cxb_sim_port *port = sq->port;
+	struct mlx4_wqe_ctrl_seg ctrl;
+	u32 idx, n;
+
+	while (sq->announced - sq->done < sq->size) {
+		idx = sq->announced;
+		if (cxb_sim_dma_read(port, cxb_sim_sq_addr(sq, idx), &ctrl,
+				     sizeof(ctrl), CXB_SIM_PCIE_NONE))
+			break;
+		cxb_sim_pcie_read(port, CXB_SIM_PCIE_DESC, CXB_MLX4_TXBB_SIZE);
+		if (!cxb_sim_wqe_owned(sq, idx, &ctrl) || !cxb_sim_wqe_ds(&ctrl))
+			break;
+		n = cxb_sim_wqe_txbbs(&ctrl);
+		if (idx + n - sq->done > sq->size)
+			break;
+		sq->announced = idx + n;
+		cxb_sim_inc(port, CXB_SIM_C_WQES_FETCHED);
+	}
+	/* the rest of a WQE is read after the owner bit that covers it */
+	dma_rmb();
+}
+
+/* Gather a SEND's data segments into sq->frame. Returns length or 0. */
+static unsigned int cxb_sim_sq_gather(struct cxb_sim_sq *sq, u32 idx,
+				      unsigned int nseg)
+{
+	struct cxb_sim_port *port = sq->port;
+	u8 *frame = sq->frame + CXB_SIM_FRAME_PAD;
+	unsigned int i, len = 0;
+
+	if (!nseg) {
+		cxb_sim_violation(port, "SQ %#x WQE %u: SEND without data",
+				  sq->qpn, idx);
+		return 0;
+	}
+	for (i = 0; i < nseg; i++) {
+		const struct mlx4_wqe_data_seg *d = &sq->wqe.data[i];
+		u32 bc = be32_to_cpu(d->byte_count);
+
+		if (d->lkey != port->cadev.lkey) {
+			cxb_sim_violation(port, "SQ %#x WQE %u seg %u: lkey %#x",
+					  sq->qpn, idx, i,
+					  be32_to_cpu(d->lkey));
+			return 0;
+		}
+		if (!bc || bc >= SZ_64K) {
+			cxb_sim_violation(port, "SQ %#x WQE %u seg %u: byte_count %#x",
+					  sq->qpn, idx, i, bc);
+			return 0;
+		}
+		if (len + bc > CXB_SIM_FRAME_MAX) {
+			cxb_sim_violation(port, "SQ %#x WQE %u: frame over %u bytes",
+					  sq->qpn, idx, CXB_SIM_FRAME_MAX);
+			return 0;
+		}
+		if (cxb_sim_dma_read(port, be64_to_cpu(d->addr), frame + len,
+				     bc, CXB_SIM_PCIE_DATA_RD))
+			return 0;
+		len += bc;
+	}
+	if (len < ETH_HLEN) {
+		cxb_sim_violation(port, "SQ %#x WQE %u: %u-byte frame",
+				  sq->qpn, idx, len);
+		return 0;
+	}
+	return len;
+}
+
+/* Put a gathered frame on the wire: offloads, then the peer's RX. */
+static void cxb_sim_sq_transmit(struct cxb_sim_sq *sq, unsigned int len,
+				struct cxb_sim_pass *pass)
+{
+	__be32 flags = sq->wqe.ctrl.srcrb_flags;
+	struct cxb_sim_port *port = sq->port;
+	u8 *frame = sq->frame + CXB_SIM_FRAME_PAD;
+	struct cxb_sim_port *peer;
+	struct cxb_sim_pkt pk;
+
+	cxb_sim_inc(port, CXB_SIM_C_TX_FRAMES);
+	cxb_sim_add(port, CXB_SIM_C_TX_BYTES, len);
+
+	cxb_sim_pkt_parse(frame, len, &pk);
+	cxb_sim_pkt_tx_csum(frame, &pk,
+			    !!(flags & cpu_to_be32(MLX4_WQE_CTRL_IP_CSUM)),
+			    !!(flags & cpu_to_be32(MLX4_WQE_CTRL_TCP_UDP_CSUM)));
+	/* the MAC pads short frames */
+	if (len < ETH_ZLEN) {
+		memset(frame + len, 0, ETH_ZLEN - len);
+		len = ETH_ZLEN;
+	}
+
+	peer = cxb_sim_peer(port);
+	if (!READ_ONCE(port->enabled) || !peer || !READ_ONCE(peer->enabled) ||
+	    !READ_ONCE(peer->nr_rqs)) {
+		cxb_sim_inc(port, CXB_SIM_C_TX_DISCARDED);
+		return;
+	}
+	cxb_sim_rx_deliver(peer, frame, len, &pk, pass);
+}
+
+/* Execute the WQE at @done. Caller holds sq->lock. */
+static void cxb_sim_sq_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
+{
+	struct mlx4_wqe_ctrl_seg *ctrl = &sq->wqe.ctrl;
+	struct cxb_sim_port *port = sq->port;
+	unsigned int len = 0, ds, op;
+	u32 idx = sq->done, n;
+	struct mlx4_cqe cqe;
+
+	sq->last_active = jiffies;
+	if (cxb_sim_dma_read(port, cxb_sim_sq_addr(sq, idx), ctrl,
+			     sizeof(*ctrl), CXB_SIM_PCIE_NONE)) {
+		sq->done = sq->announced;	/* ring gone: give up */
+		return;
+	}
+	n = min(cxb_sim_wqe_txbbs(ctrl), sq->announced - idx);
+	sq->done = idx + n;
+
+	ds = cxb_sim_wqe_ds(ctrl);
+	op = cxb_sim_wqe_opcode(ctrl);
+	if (!cxb_sim_wqe_plausible(sq, idx, ctrl)) {
+		cxb_sim_violation(port, "SQ %#x WQE %u: owner_opcode %#x DS %u, ring %u",
+				  sq->qpn, idx, be32_to_cpu(ctrl->owner_opcode),
+				  ds, sq->size);
+	} else if (cxb_mlx4_ds_to_txbbs(ds) != n) {
+		cxb_sim_violation(port, "SQ %#x WQE %u changed after its doorbell",
+				  sq->qpn, idx);
+	} else {
+		/* the first TXBB was fetched with the doorbell */
+		cxb_sim_pcie_read(port, CXB_SIM_PCIE_DESC,
+				  (n - 1) * CXB_MLX4_TXBB_SIZE);
+		if (op == MLX4_OPCODE_SEND &&
+		    (ds == 1 ||
+		     !cxb_sim_dma_read(port, cxb_sim_sq_addr(sq, idx) +
+				       sizeof(*ctrl), sq->wqe.data,
+				       (ds - 1) * CXB_MLX4_DS_SIZE,
+				       CXB_SIM_PCIE_NONE)))
+			len = cxb_sim_sq_gather(sq, idx, ds - 1);
+		if (len)
+			cxb_sim_sq_transmit(sq, len, pass);
+	}
+
+	if (!(ctrl->srcrb_flags & cpu_to_be32(MLX4_WQE_CTRL_CQ_UPDATE)))
+		return;
+	memset(&cqe, 0, sizeof(cqe));
+	cqe.vlan_my_qpn = cpu_to_be32(sq->qpn & CXB_SIM_QN_MAX);
+	cqe.byte_cnt = cpu_to_be32(len);
+	cqe.wqe_index = cpu_to_be16(idx & 0xffff);
+	cqe.owner_sr_opcode = MLX4_CQE_IS_SEND_MASK | MLX4_OPCODE_SEND;
+	cxb_sim_cq_post(sq->cq, &cqe, pass);
+}
+
+/* Execute up to @budget WQEs, then fire the pass's interrupts. */
+static void cxb_sim_sq_run(struct cxb_sim_sq *sq, unsigned int budget)
+{
+	struct cxb_sim_pass pass = { .n = 0 };
+
+	while (sq->done != sq->announced && budget--)
+		cxb_sim_sq_exec(sq, &pass);
+	cxb_sim_pass_end(&pass);
+}
+
+static void cxb_sim_sq_work(struct work_struct *work)
+{
+	struct cxb_sim_sq *sq = container_of(work, struct cxb_sim_sq, work);
+	bool more;
+	u64 t0;
+
+	do {
+		t0 = ktime_get_ns();
+		rcu_read_lock();
+		spin_lock_bh(&sq->lock);
+		if (!sq->dead)
+			cxb_sim_sq_run(sq, CXB_SIM_DEFER_BUDGET);
+		more = !sq->dead && sq->done != sq->announced;
+		spin_unlock_bh(&sq->lock);
+		rcu_read_unlock();
+		cxb_sim_add(sq->port, CXB_SIM_C_ENGINE_NS, ktime_get_ns() - t0);
+		cond_resched();
+	} while (more);
+}
+
+void cxb_sim_sq_init(struct cxb_sim_sq *sq)
+{
+	spin_lock_init(&sq->lock);
+	INIT_WORK(&sq->work, cxb_sim_sq_work);
+	sq->last_active = jiffies;
+}
+
+/* A doorbell (or BlueFlame write) for @sq. Caller is in an RCU section. */
+void cxb_sim_sq_doorbell(struct cxb_sim_sq *sq)
+{
+	spin_lock_bh(&sq->lock);
+	if (sq->dead)
+		goto out;
+	sq->last_active = jiffies;
+	cxb_sim_sq_fetch(sq);
+	if (sq->done == sq->announced)
+		goto out;
+	if (READ_ONCE(sq->port->ad->engine) == CXB_SIM_ENGINE_INLINE)
+		cxb_sim_sq_run(sq, UINT_MAX);
+	else
+		queue_work(cxb_sim_wq, &sq->work);
+out:
+	spin_unlock_bh(&sq->lock);
+}
+
+/* sq_destroy: stop the engine. On return no engine pass is running or
+ * will run, and unexecuted WQEs are dropped.
+ */
+void cxb_sim_sq_stop(struct cxb_sim_sq *sq)
+{
+	spin_lock_bh(&sq->lock);
+	sq->dead = true;
+	spin_unlock_bh(&sq->lock);
+	cancel_work_sync(&sq->work);
+}
+
+/* Stranded detector */
+
+static void cxb_sim_sq_check_stranded(struct cxb_sim_sq *sq)
+{
+	unsigned long idle = msecs_to_jiffies(CXB_SIM_STRANDED_IDLE_MS);
+	struct mlx4_wqe_ctrl_seg ctrl;
+	u32 idx = sq->announced;
+
+	if (sq->dead || sq->done != idx ||
+	    time_before(jiffies, sq->last_active + idle) ||
+	    (sq->stranded_seen && sq->stranded_idx == idx))
+		return;
+	if (cxb_sim_dma_read(sq->port, cxb_sim_sq_addr(sq, idx), &ctrl,
+			     sizeof(ctrl), CXB_SIM_PCIE_NONE))
+		return;
+	if (!cxb_sim_wqe_plausible(sq, idx, &ctrl))
+		return;
+	sq->stranded_seen = true;
+	sq->stranded_idx = idx;
+	cxb_sim_inc(sq->port, CXB_SIM_C_STRANDED);
+	dev_info_ratelimited(&sq->port->cadev.adev.dev,
+			     "SQ %#x: WQE at %u owned by the device, no doorbell\n",
+			     sq->qpn, idx);
+}
+
+void cxb_sim_stranded_work(struct work_struct *work)
+{
+	struct cxb_sim_adapter *ad = container_of(to_delayed_work(work),
+						  struct cxb_sim_adapter,
+						  stranded_work);
+	struct cxb_sim_port *port;
+	struct cxb_sim_sq *sq;
+	unsigned int p, i;
+
+	rcu_read_lock();
+	for (p = 0; p < ad->nports; p++) {
+		port = READ_ONCE(ad->ports[p]);
+		if (!port)
+			continue;
+		for (i = 0; i < CXB_SIM_NR_UARS; i++) {
+			sq = rcu_dereference(port->uar[i].sq);
+			if (!sq)
+				continue;
+			spin_lock_bh(&sq->lock);
+			cxb_sim_sq_check_stranded(sq);
+			spin_unlock_bh(&sq->lock);
+		}
+	}
+	rcu_read_unlock();
+	queue_delayed_work(cxb_sim_wq, &ad->stranded_work,
+			   msecs_to_jiffies(CXB_SIM_STRANDED_PERIOD_MS));
+}

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxbell_sim receive side: a frame arriving on a port.
+ *
+ * RSS: TCP/UDP over IPv4/IPv6 is spread by a hash of addresses and ports
+ * over the port's live RQs (the core creates them on channels 0..n-1);
+ * everything else goes to ring 0. The hash is reported in the CQE
+ * (immed_rss_invalid), 0 when none was computed. An RQ is a ring of single data
+ * segments; its producer is the low 16 bits of the be32 doorbell record,
+ * read again only when the device has used every WQE it knew of.
+ *
+ * Runs inside the sending port's TX engine (its SQ lock held, bottom
+ * halves disabled, RCU read side); takes the RQ lock and then the CQ
+ * lock, never the other way around.
+ */
+#include <linux/if_vlan.h>
+#include <linux/string.h>
+
+#include "cxbell_sim.h"
+
+static bool cxb_sim_rq_refill(struct cxb_sim_rq *rq)
+{
+	__be32 rec;
+	u16 avail;
+
+	if (cxb_sim_dma_read(rq->port, rq->db_dma, &rec, sizeof(rec),
+			     CXB_SIM_PCIE_DB))
+		return false;
+	rq->prod = be32_to_cpu(rec) & 0xffff;
+	avail = rq->prod - rq->cons;
+	if (avail > rq->size) {
+		cxb_sim_violation(rq->port, "RQ %#x producer %u ahead of consumer %u by %u > %u",
+				  rq->qpn, rq->prod, rq->cons, avail, rq->size);
+		rq->prod = rq->cons;
+		return false;
+	}
+	/* the WQEs are read after the producer that covers them */
+	dma_rmb();
+	return avail;
+}
+
+/* Caller holds rq->lock. Returns true if the frame was delivered. */
+static bool cxb_sim_rq_fill(struct cxb_sim_rq *rq, const u8 *frame,
+			    unsigned int len, const struct cxb_sim_pkt *pk,
+			    u32 hash, struct cxb_sim_pass *pass)
+{
+	struct cxb_sim_port *port = rq->port;
+	struct mlx4_wqe_data_seg seg;
+	struct mlx4_cqe cqe;
+	dma_addr_t addr;
+	u32 bc;
+
+	if (rq->cons == rq->prod && !cxb_sim_rq_refill(rq))
+		return false;
+
+	addr = rq->buf_dma + ((dma_addr_t)(rq->cons & (rq->size - 1)) <<
+			      CXB_MLX4_RX_STRIDE_SHIFT);
+	if (cxb_sim_dma_read(port, addr, &seg, sizeof(seg), CXB_SIM_PCIE_DESC))
+		return false;
+	if (seg.lkey != port->cadev.lkey) {
+		cxb_sim_violation(port, "RQ %#x WQE %u: lkey %#x", rq->qpn,
+				  rq->cons, be32_to_cpu(seg.lkey));
+		return false;
+	}
+	bc = be32_to_cpu(seg.byte_count);
+	if (bc & BIT(31)) {
+		cxb_sim_violation(port, "RQ %#x WQE %u: inline segment",
+				  rq->qpn, rq->cons);
+		return false;
+	}
+	if (len > bc)
+		return false;	/* frame longer than the buffer */
+	if (!cxb_sim_cq_room(rq->cq)) {
+		cxb_sim_violation(port, "RQ %#x: CQ %#x full", rq->qpn,
+				  rq->cq->cqn);
+		return false;
+	}
+	if (cxb_sim_dma_write(port, be64_to_cpu(seg.addr), frame, len,
+			      CXB_SIM_PCIE_DATA_WR))
+		return false;
+	/* the frame is visible before its CQE */
+	dma_wmb();
+
+	memset(&cqe, 0, sizeof(cqe));
+	cqe.vlan_my_qpn = cpu_to_be32(rq->qpn & CXB_SIM_QN_MAX);
+	cqe.immed_rss_invalid = cpu_to_be32(hash);
+	cqe.status = cpu_to_be16(cxb_sim_pkt_rx_status(frame, pk));
+	if (cqe.status & cpu_to_be16(MLX4_CQE_STATUS_IPOK))
+		cqe.checksum = cpu_to_be16(0xffff);
+	cqe.byte_cnt = cpu_to_be32(len);
+	cqe.wqe_index = cpu_to_be16(rq->cons);
+	cqe.owner_sr_opcode = MLX4_RECV_OPCODE_SEND;
+	if (cxb_sim_cq_post(rq->cq, &cqe, pass))
+		return false;
+
+	rq->cons++;
+	return true;
+}
+
+void cxb_sim_rx_deliver(struct cxb_sim_port *port, const u8 *frame,
+			unsigned int len, const struct cxb_sim_pkt *pk,
+			struct cxb_sim_pass *pass)
+{
+	unsigned int nr = READ_ONCE(port->nr_rqs), ring = 0;
+	struct cxb_sim_rq *rq;
+	bool ok = false;
+	u32 hash = 0;
+
+	if (pk->l4)
+		hash = cxb_sim_pkt_hash(frame, pk);
+	if (nr > 1)
+		ring = hash % nr;
+	rq = ring < CXB_SIM_MAX_CHANNELS ? rcu_dereference(port->rqs[ring]) :
+					   NULL;
+	if (rq && len <= READ_ONCE(port->mtu) + ETH_HLEN + VLAN_HLEN) {
+		spin_lock(&rq->lock);
+		if (!rq->dead)
+			ok = cxb_sim_rq_fill(rq, frame, len, pk, hash, pass);
+		spin_unlock(&rq->lock);
+	}
+	if (ok) {
+		cxb_sim_inc(port, CXB_SIM_C_RX_FRAMES);
+		cxb_sim_add(port, CXB_SIM_C_RX_BYTES, len);
+	} else {
+		cxb_sim_inc(port, CXB_SIM_C_RX_DROPPED);
+	}
+}
