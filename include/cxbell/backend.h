@@ -135,6 +135,7 @@ struct cxb_backend_ops {
  * @max_channels: TX/RX queue pairs the port supports
  * @max_mtu: largest MTU the port accepts
  * @lkey: memory key for data segments, already big-endian
+ * @bf_size: bytes of one BlueFlame buffer of each send queue, 0: none
  * @mac: permanent MAC address
  */
 struct cxb_adev {
@@ -146,6 +147,7 @@ struct cxb_adev {
 	unsigned int max_channels;
 	unsigned int max_mtu;
 	__be32 lkey;
+	unsigned int bf_size;
 	u8 mac[ETH_ALEN];
 };
 

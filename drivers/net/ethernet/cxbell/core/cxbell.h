@@ -31,6 +31,25 @@ struct cxb_channel;
 /* TX CQEs handled per NAPI poll at most, whatever the budget. */
 #define CXB_TX_CQ_BUDGET	256
 
+/* Largest WQE posted through BlueFlame (mlx4's MAX_BF) */
+#define CXB_MAX_BF_SIZE		256U
+
+/* doorbell_opt bits */
+#define CXB_DB_OPT_AVOID	BIT(0)	/* let a coming completion ring it */
+#define CXB_DB_OPT_PLAIN	BIT(1)	/* prod_bell by plain store */
+#define CXB_DB_OPT_MASK		(CXB_DB_OPT_AVOID | CXB_DB_OPT_PLAIN)
+
+/* Inline (tx-copybreak): first segment after the ctrl, then 60 per TXBB */
+#define CXB_INL_FIRST		(CXB_MLX4_TXBB_SIZE - CXB_MLX4_DS_SIZE - 4)
+#define CXB_INL_NEXT		(CXB_MLX4_TXBB_SIZE - 4)
+#define CXB_TX_MAX_INLINE	(CXB_INL_FIRST + \
+				 (CXB_MLX4_MAX_WQE_TXBBS - 1) * CXB_INL_NEXT)
+#define CXB_DEF_TX_COPYBREAK	0
+
+/* Doorbell avoidance bound: min(tx-frames, ring / 4) TXBBs */
+#define CXB_DEF_TX_FRAMES	64U
+#define CXB_MAX_TX_FRAMES	CXB_MAX_RING_SIZE
+
 #define CXB_RX_HEADROOM		(NET_SKB_PAD + NET_IP_ALIGN)
 
 /* Data segment mappings beyond the linear part, freed in posting order. */
@@ -56,10 +75,15 @@ struct cxb_tx_stats {
 	u64 bytes;
 	u64 xmit_more;
 	u64 doorbells;
+	u64 blueflame;
+	u64 inlined;
 	u64 doorbell_on_stop;
+	u64 doorbell_deferred;
+	u64 doorbell_forced;
 	u64 queue_stopped;
 	u64 dropped;
 	/* completion side */
+	u64 doorbell_by_completion;
 	u64 wake_queue;
 	u64 cqes;
 };
@@ -99,16 +123,29 @@ struct cxb_tx_ring {
 	struct u64_stats_sync cstats_sync;
 	u64 wake_queue;
 	u64 cqes;
+	u64 doorbell_by_completion;
 
-	/* Dirtied by ndo_start_xmit */
+	/* Dirtied by ndo_start_xmit; the first line is the hot state */
 	u32 prod ____cacheline_aligned_in_smp;
 	u32 dma_prod;
+	u32 prod_bell;			/* prod when the device last heard */
+	u32 bf_offset;			/* BlueFlame buffer to use next */
+	bool db_pending;		/* a doorbell was deferred (opt bit 0) */
+	/* Copies of the netdev settings, written under RTNL */
+	u8 db_opt;			/* CXB_DB_OPT_* */
+	bool bf_on;
+	u32 inline_max;			/* tx-copybreak, 0: never inline */
+	u32 db_limit;			/* TXBBs doorbell avoidance may defer */
 	struct u64_stats_sync xstats_sync;
 	u64 packets;
 	u64 bytes;
 	u64 xmit_more;
 	u64 doorbells;
+	u64 blueflame;
+	u64 inlined;
 	u64 doorbell_on_stop;
+	u64 doorbell_deferred;
+	u64 doorbell_forced;
 	u64 queue_stopped;
 	u64 dropped;
 
@@ -124,8 +161,10 @@ struct cxb_tx_ring {
 	struct netdev_queue *txq;
 	struct device *dma_dev;
 
-	/* Read-mostly, needed only for fragments and device model hooks */
+	/* Read-mostly, for fragments, BlueFlame and device model hooks */
 	u32 dma_mask;			/* DMA FIFO entries - 1 */
+	u32 bf_size;			/* bytes of one BlueFlame buffer */
+	void __iomem *bf_reg;		/* NULL: no BlueFlame */
 	void (*mmio_notify)(struct cxb_adev *adev, void __iomem *reg,
 			    unsigned int len);
 	struct cxb_adev *cadev;
@@ -203,6 +242,12 @@ struct cxb_priv {
 	u64 irqs_base;
 	u64 tx_timeouts;
 
+	/* TX doorbell policy, changed under RTNL, copied into the rings */
+	u32 db_opt;
+	u32 tx_copybreak;
+	u32 tx_frames;
+	bool bf_on;
+
 	struct work_struct link_work;
 	bool port_open;
 };
@@ -216,6 +261,7 @@ void cxb_channel_arm(struct cxb_channel *ch);
 void cxb_tx_ring_init(struct cxb_tx_ring *ring);
 void cxb_tx_ring_drain(struct cxb_tx_ring *ring);
 void cxb_tx_flush_completions(struct cxb_channel *ch);
+void cxb_tx_flush_deferred(struct cxb_tx_ring *ring);
 int cxb_rx_ring_fill(struct cxb_rx_ring *ring, gfp_t gfp);
 void cxb_rx_ring_drain(struct cxb_rx_ring *ring);
 
@@ -226,6 +272,10 @@ int cxb_reconfigure(struct cxb_priv *priv, unsigned int num_ch,
 		    unsigned int tx_size, unsigned int rx_size);
 void cxb_get_tx_stats(const struct cxb_tx_ring *ring, struct cxb_tx_stats *s);
 void cxb_get_rx_stats(const struct cxb_rx_ring *ring, struct cxb_rx_stats *s);
+void cxb_apply_tx_policy(struct cxb_priv *priv);
+
+/* cxbell_sysfs.c */
+extern const struct attribute_group cxb_sysfs_group;
 
 /* cxbell_ethtool.c */
 extern const struct ethtool_ops cxb_ethtool_ops;

@@ -18,7 +18,12 @@ static const struct cxb_stat_desc cxb_tx_stats_desc[] = {
 	CXB_TX_STAT(bytes),
 	CXB_TX_STAT(xmit_more),
 	CXB_TX_STAT(doorbells),
+	CXB_TX_STAT(blueflame),
+	{ "inline", offsetof(struct cxb_tx_stats, inlined) },
 	CXB_TX_STAT(doorbell_on_stop),
+	CXB_TX_STAT(doorbell_deferred),
+	CXB_TX_STAT(doorbell_by_completion),
+	CXB_TX_STAT(doorbell_forced),
 	CXB_TX_STAT(queue_stopped),
 	CXB_TX_STAT(wake_queue),
 	CXB_TX_STAT(dropped),
@@ -38,6 +43,13 @@ static const char cxb_dev_stats_names[][ETH_GSTRING_LEN] = {
 	"tx_timeout",
 };
 
+static const char cxb_priv_flags[][ETH_GSTRING_LEN] = {
+	"blueflame",
+};
+
+#define CXB_PRIV_FLAG_BF	BIT(0)
+#define CXB_NUM_PRIV_FLAGS	ARRAY_SIZE(cxb_priv_flags)
+
 #define CXB_NUM_TX_STATS	ARRAY_SIZE(cxb_tx_stats_desc)
 #define CXB_NUM_RX_STATS	ARRAY_SIZE(cxb_rx_stats_desc)
 #define CXB_NUM_DEV_STATS	ARRAY_SIZE(cxb_dev_stats_names)
@@ -56,6 +68,8 @@ static int cxb_get_sset_count(struct net_device *dev, int sset)
 {
 	struct cxb_priv *priv = netdev_priv(dev);
 
+	if (sset == ETH_SS_PRIV_FLAGS)
+		return CXB_NUM_PRIV_FLAGS;
 	if (sset != ETH_SS_STATS)
 		return -EOPNOTSUPP;
 	return (1 + priv->num_ch) * (CXB_NUM_TX_STATS + CXB_NUM_RX_STATS) +
@@ -67,6 +81,10 @@ static void cxb_get_strings(struct net_device *dev, u32 sset, u8 *data)
 	struct cxb_priv *priv = netdev_priv(dev);
 	unsigned int i, q;
 
+	if (sset == ETH_SS_PRIV_FLAGS) {
+		memcpy(data, cxb_priv_flags, sizeof(cxb_priv_flags));
+		return;
+	}
 	if (sset != ETH_SS_STATS)
 		return;
 	for (i = 0; i < CXB_NUM_TX_STATS; i++)
@@ -158,6 +176,22 @@ static void cxb_get_ringparam(struct net_device *dev,
 	ring->tx_max_pending = CXB_MAX_RING_SIZE;
 	ring->rx_pending = priv->rx_ring_size;
 	ring->tx_pending = priv->tx_ring_size;
+	kring->tx_push = priv->bf_on;
+}
+
+/* BlueFlame on/off: the "blueflame" private flag and tx-push are one. */
+static int cxb_set_bf(struct cxb_priv *priv, bool on,
+		      struct netlink_ext_ack *extack)
+{
+	if (on == priv->bf_on)
+		return 0;
+	if (on && priv->cadev->bf_size < CXB_MLX4_TXBB_SIZE) {
+		NL_SET_ERR_MSG_MOD(extack, "port has no BlueFlame registers");
+		return -EOPNOTSUPP;
+	}
+	priv->bf_on = on;
+	cxb_apply_tx_policy(priv);
+	return 0;
 }
 
 static int cxb_check_ring_size(u32 n, struct netlink_ext_ack *extack)
@@ -188,6 +222,9 @@ static int cxb_set_ringparam(struct net_device *dev,
 	err = cxb_check_ring_size(ring->tx_pending, extack);
 	if (!err)
 		err = cxb_check_ring_size(ring->rx_pending, extack);
+	if (err)
+		return err;
+	err = cxb_set_bf(priv, kring->tx_push, extack);
 	if (err)
 		return err;
 	if (ring->tx_pending == priv->tx_ring_size &&
@@ -228,7 +265,91 @@ static int cxb_set_channels(struct net_device *dev, struct ethtool_channels *ch)
 			       priv->rx_ring_size);
 }
 
+static u32 cxb_get_priv_flags(struct net_device *dev)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+
+	return priv->bf_on ? CXB_PRIV_FLAG_BF : 0;
+}
+
+static int cxb_set_priv_flags(struct net_device *dev, u32 flags)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+	int err;
+
+	/* No extack here (6.1 API): say it in the log, once per request. */
+	err = cxb_set_bf(priv, flags & CXB_PRIV_FLAG_BF, NULL);
+	if (err)
+		netdev_info(dev, "blueflame: port has no BlueFlame registers\n");
+	return err;
+}
+
+static int cxb_get_tunable(struct net_device *dev,
+			   const struct ethtool_tunable *tuna, void *data)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+
+	if (tuna->id != ETHTOOL_TX_COPYBREAK)
+		return -EOPNOTSUPP;
+	*(u32 *)data = priv->tx_copybreak;
+	return 0;
+}
+
+static int cxb_set_tunable(struct net_device *dev,
+			   const struct ethtool_tunable *tuna,
+			   const void *data)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+	u32 val;
+
+	if (tuna->id != ETHTOOL_TX_COPYBREAK)
+		return -EOPNOTSUPP;
+	val = *(const u32 *)data;
+	if (val > CXB_TX_MAX_INLINE) {
+		netdev_info(dev, "tx-copybreak: %u is above the inline limit %u\n",
+			    val, (u32)CXB_TX_MAX_INLINE);
+		return -EINVAL;
+	}
+	if (val != priv->tx_copybreak) {
+		priv->tx_copybreak = val;
+		cxb_apply_tx_policy(priv);
+	}
+	return 0;
+}
+
+static int cxb_get_coalesce(struct net_device *dev,
+			    struct ethtool_coalesce *ec,
+			    struct kernel_ethtool_coalesce *kec,
+			    struct netlink_ext_ack *extack)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+
+	ec->tx_max_coalesced_frames = priv->tx_frames;
+	return 0;
+}
+
+static int cxb_set_coalesce(struct net_device *dev,
+			    struct ethtool_coalesce *ec,
+			    struct kernel_ethtool_coalesce *kec,
+			    struct netlink_ext_ack *extack)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+	u32 val = ec->tx_max_coalesced_frames;
+
+	if (!val || val > CXB_MAX_TX_FRAMES) {
+		NL_SET_ERR_MSG_MOD(extack, "tx-frames must be 1..8192");
+		return -EINVAL;
+	}
+	if (val != priv->tx_frames) {
+		priv->tx_frames = val;
+		cxb_apply_tx_policy(priv);
+	}
+	return 0;
+}
+
 const struct ethtool_ops cxb_ethtool_ops = {
+	.supported_coalesce_params = ETHTOOL_COALESCE_TX_MAX_FRAMES,
+	.supported_ring_params	= ETHTOOL_RING_USE_TX_PUSH,
 	.get_drvinfo		= cxb_get_drvinfo,
 	.get_link		= ethtool_op_get_link,
 	.get_sset_count		= cxb_get_sset_count,
@@ -238,4 +359,10 @@ const struct ethtool_ops cxb_ethtool_ops = {
 	.set_ringparam		= cxb_set_ringparam,
 	.get_channels		= cxb_get_channels,
 	.set_channels		= cxb_set_channels,
+	.get_priv_flags		= cxb_get_priv_flags,
+	.set_priv_flags		= cxb_set_priv_flags,
+	.get_tunable		= cxb_get_tunable,
+	.set_tunable		= cxb_set_tunable,
+	.get_coalesce		= cxb_get_coalesce,
+	.set_coalesce		= cxb_set_coalesce,
 };

@@ -72,6 +72,18 @@ static void cxb_cq_destroy(struct cxb_priv *priv, struct cxb_cq *cq)
 	cq->buf = NULL;
 }
 
+/* Copy the netdev's doorbell policy into a ring. RTNL held; the caller
+ * holds the queue's xmit lock if the ring is live.
+ */
+static void cxb_tx_ring_set_policy(struct cxb_priv *priv,
+				   struct cxb_tx_ring *ring)
+{
+	ring->bf_on = priv->bf_on && ring->bf_reg;
+	ring->inline_max = priv->tx_copybreak;
+	ring->db_limit = min(priv->tx_frames, ring->size / 4);
+	WRITE_ONCE(ring->db_opt, priv->db_opt);
+}
+
 static int cxb_tx_create(struct cxb_priv *priv, struct cxb_channel *ch)
 {
 	struct cxb_tx_ring *ring = &ch->tx;
@@ -115,7 +127,30 @@ static int cxb_tx_create(struct cxb_priv *priv, struct cxb_channel *ch)
 	ring->created = true;
 	ring->doorbell_qpn = cxb_mlx4_send_db_val(ring->hw.qpn);
 	ring->db_reg = ring->hw.db_reg;
+	if (ring->hw.bf_reg && ring->hw.bf_size >= CXB_MLX4_TXBB_SIZE) {
+		ring->bf_reg = ring->hw.bf_reg;
+		ring->bf_size = min_t(u32, ring->hw.bf_size, CXB_MAX_BF_SIZE);
+	}
+	cxb_tx_ring_set_policy(priv, ring);
 	return 0;
+}
+
+/* Apply a changed doorbell policy to the running rings, under traffic. */
+void cxb_apply_tx_policy(struct cxb_priv *priv)
+{
+	unsigned int i;
+
+	ASSERT_RTNL();
+	for (i = 0; priv->ch && i < priv->num_ch; i++) {
+		struct cxb_tx_ring *ring = &priv->ch[i]->tx;
+
+		__netif_tx_lock_bh(ring->txq);
+		cxb_tx_ring_set_policy(priv, ring);
+		/* Nobody will ring a doorbell avoidance deferred any more. */
+		if (!(priv->db_opt & CXB_DB_OPT_AVOID))
+			cxb_tx_flush_deferred(ring);
+		__netif_tx_unlock_bh(ring->txq);
+	}
 }
 
 static void cxb_tx_destroy(struct cxb_priv *priv, struct cxb_channel *ch)
@@ -221,7 +256,12 @@ static void cxb_fold_stats(struct cxb_priv *priv, struct cxb_channel *ch)
 	priv->tx_base.bytes += t.bytes;
 	priv->tx_base.xmit_more += t.xmit_more;
 	priv->tx_base.doorbells += t.doorbells;
+	priv->tx_base.blueflame += t.blueflame;
+	priv->tx_base.inlined += t.inlined;
 	priv->tx_base.doorbell_on_stop += t.doorbell_on_stop;
+	priv->tx_base.doorbell_deferred += t.doorbell_deferred;
+	priv->tx_base.doorbell_forced += t.doorbell_forced;
+	priv->tx_base.doorbell_by_completion += t.doorbell_by_completion;
 	priv->tx_base.queue_stopped += t.queue_stopped;
 	priv->tx_base.dropped += t.dropped;
 	priv->tx_base.wake_queue += t.wake_queue;
@@ -458,7 +498,11 @@ void cxb_get_tx_stats(const struct cxb_tx_ring *ring, struct cxb_tx_stats *s)
 		s->bytes = ring->bytes;
 		s->xmit_more = ring->xmit_more;
 		s->doorbells = ring->doorbells;
+		s->blueflame = ring->blueflame;
+		s->inlined = ring->inlined;
 		s->doorbell_on_stop = ring->doorbell_on_stop;
+		s->doorbell_deferred = ring->doorbell_deferred;
+		s->doorbell_forced = ring->doorbell_forced;
 		s->queue_stopped = ring->queue_stopped;
 		s->dropped = ring->dropped;
 	} while (u64_stats_fetch_retry(&ring->xstats_sync, start));
@@ -466,7 +510,10 @@ void cxb_get_tx_stats(const struct cxb_tx_ring *ring, struct cxb_tx_stats *s)
 		start = u64_stats_fetch_begin(&ring->cstats_sync);
 		s->wake_queue = ring->wake_queue;
 		s->cqes = ring->cqes;
+		s->doorbell_by_completion = ring->doorbell_by_completion;
 	} while (u64_stats_fetch_retry(&ring->cstats_sync, start));
+	/* tx_doorbells counts every send doorbell write, wherever rung. */
+	s->doorbells += s->doorbell_by_completion;
 }
 
 void cxb_get_rx_stats(const struct cxb_rx_ring *ring, struct cxb_rx_stats *s)
@@ -554,10 +601,14 @@ int cxb_netdev_create(struct cxb_adev *cadev)
 	priv->num_ch = min_t(unsigned int, max_ch, num_online_cpus());
 	priv->tx_ring_size = CXB_DEF_RING_SIZE;
 	priv->rx_ring_size = CXB_DEF_RING_SIZE;
+	priv->bf_on = cadev->bf_size >= CXB_MLX4_TXBB_SIZE;
+	priv->tx_copybreak = CXB_DEF_TX_COPYBREAK;
+	priv->tx_frames = CXB_DEF_TX_FRAMES;
 	spin_lock_init(&priv->stats_lock);
 	INIT_WORK(&priv->link_work, cxb_link_work);
 
 	dev->netdev_ops = &cxb_netdev_ops;
+	dev->sysfs_groups[0] = &cxb_sysfs_group;
 	dev->ethtool_ops = &cxb_ethtool_ops;
 	dev->dev_port = cadev->port;
 	dev->hw_features = NETIF_F_SG | NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM |

@@ -30,8 +30,10 @@ static inline u32 cxb_tx_free(const struct cxb_tx_ring *ring, u32 cons)
 /* Each writer's fields fit the one cache line it owns. */
 static_assert(offsetof(struct cxb_tx_ring, prod) -
 	      offsetof(struct cxb_tx_ring, cons) <= SMP_CACHE_BYTES);
-static_assert(offsetof(struct cxb_tx_ring, buf) -
+static_assert(offsetof(struct cxb_tx_ring, xstats_sync) -
 	      offsetof(struct cxb_tx_ring, prod) <= SMP_CACHE_BYTES);
+static_assert(offsetof(struct cxb_tx_ring, buf) -
+	      offsetof(struct cxb_tx_ring, prod) <= 2 * SMP_CACHE_BYTES);
 static_assert(offsetof(struct cxb_tx_ring, dma_mask) -
 	      offsetof(struct cxb_tx_ring, buf) <= SMP_CACHE_BYTES);
 
@@ -47,6 +49,9 @@ void cxb_tx_ring_init(struct cxb_tx_ring *ring)
 			cpu_to_be32(CXB_MLX4_STAMP | CXB_MLX4_OWNER_BIT);
 	ring->prod = 0;
 	ring->cons = 0;
+	ring->prod_bell = 0;
+	ring->db_pending = false;
+	ring->bf_offset = 0;
 	ring->dma_prod = 0;
 	ring->dma_cons = 0;
 }
@@ -62,6 +67,28 @@ static void cxb_tx_ring_doorbell(struct cxb_tx_ring *ring)
 #endif
 	if (unlikely(ring->mmio_notify))
 		ring->mmio_notify(ring->cadev, ring->db_reg, sizeof(u32));
+}
+
+/* BlueFlame: the WQE itself goes through the write-combining register. */
+static void cxb_tx_bf_post(struct cxb_tx_ring *ring, const void *wqe,
+			   u32 nr_txbb)
+{
+	void __iomem *reg = ring->bf_reg + ring->bf_offset;
+	u32 bytes = nr_txbb << CXB_MLX4_TXBB_SHIFT;
+
+	/* The ring copy, owner bit included, must be in memory before the
+	 * device can see the BlueFlame copy: it checks one against the other
+	 * and falls back to the ring after errors.
+	 */
+	wmb();
+	__iowrite64_copy(reg, wqe, bytes / 8);
+	/* Flush the write-combining buffer now, so this post reaches the
+	 * device whole and before the next one fills the other buffer.
+	 */
+	wmb();
+	ring->bf_offset ^= ring->bf_size;
+	if (unlikely(ring->mmio_notify))
+		ring->mmio_notify(ring->cadev, reg, bytes);
 }
 
 static inline void cxb_set_data_seg(struct mlx4_wqe_data_seg *dseg,
@@ -98,6 +125,44 @@ static void cxb_tx_post_nop(struct cxb_tx_ring *ring, u32 idx, u32 nr_txbb)
 	ring->prod += nr_txbb;
 }
 
+/* DS (16-byte units, ctrl included) of a WQE carrying @len bytes inline:
+ * a first segment of up to CXB_INL_FIRST bytes after the ctrl, then one
+ * segment of up to CXB_INL_NEXT bytes at the start of each further TXBB,
+ * so that no segment crosses a 64-byte boundary.
+ */
+static u32 cxb_tx_inline_ds(u32 len)
+{
+	u32 extra;
+
+	if (len <= CXB_INL_FIRST)
+		return DIV_ROUND_UP(CXB_MLX4_DS_SIZE + 4 + len, CXB_MLX4_DS_SIZE);
+	len -= CXB_INL_FIRST;
+	extra = DIV_ROUND_UP(len, CXB_INL_NEXT);
+	len -= (extra - 1) * CXB_INL_NEXT;
+	return DIV_ROUND_UP(extra * CXB_MLX4_TXBB_SIZE + 4 + len,
+			    CXB_MLX4_DS_SIZE);
+}
+
+static void cxb_tx_write_inline(struct mlx4_wqe_ctrl_seg *ctrl,
+				const struct sk_buff *skb)
+{
+	u32 off = 0, left = skb->len, room = CXB_INL_FIRST;
+	void *seg = ctrl + 1;
+
+	while (left) {
+		struct mlx4_wqe_inline_seg *inl = seg;
+		u32 n = min(left, room);
+
+		skb_copy_bits(skb, off, inl + 1, n);
+		inl->byte_count = cpu_to_be32(MLX4_INLINE_SEG | n);
+		off += n;
+		left -= n;
+		seg = (void *)ctrl + ALIGN(seg + 4 + n - (void *)ctrl,
+					   CXB_MLX4_TXBB_SIZE);
+		room = CXB_INL_NEXT;
+	}
+}
+
 static void cxb_tx_unmap_frags(struct cxb_tx_ring *ring, u32 from, u32 n)
 {
 	while (n--) {
@@ -115,50 +180,20 @@ static void cxb_tx_drop(struct cxb_tx_ring *ring, struct sk_buff *skb)
 	u64_stats_update_end(&ring->xstats_sync);
 }
 
-netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
+/* Map the skb and write its data segments; false if a mapping failed. */
+static bool cxb_tx_map(struct cxb_tx_ring *ring, struct sk_buff *skb,
+		       struct cxb_tx_info *info, struct mlx4_wqe_data_seg *dseg,
+		       u32 headlen, u32 nr_frags)
 {
-	struct cxb_priv *priv = netdev_priv(dev);
-	struct cxb_tx_ring *ring = &priv->ch[skb_get_queue_mapping(skb)]->tx;
-	u32 nr_frags = skb_shinfo(skb)->nr_frags;
-	struct mlx4_wqe_data_seg *dseg;
-	struct mlx4_wqe_ctrl_seg *ctrl;
-	u32 headlen = skb_headlen(skb);
-	bool xmit_more, send_db;
-	struct cxb_tx_info *info;
-	u32 ds, nr_txbb, idx, i;
-	bool stopped = false;
-	__be32 srcrb;
 	dma_addr_t dma;
+	u32 i;
 
-	prefetchw(&ring->txq->dql);
-
-	ds = 1 + nr_frags + !!headlen;
-	nr_txbb = cxb_mlx4_ds_to_txbbs(ds);
-	if (unlikely(nr_txbb > CXB_MLX4_MAX_WQE_TXBBS)) {
-		if (skb_linearize(skb))
-			goto drop;
-		nr_frags = 0;
-		headlen = skb_headlen(skb);
-		ds = 2;
-		nr_txbb = 1;
-	}
-
-	idx = ring->prod & ring->size_mask;
-	if (unlikely(idx + nr_txbb > ring->size)) {
-		cxb_tx_post_nop(ring, idx, ring->size - idx);
-		idx = 0;
-	}
-	ctrl = ring->buf + (idx << CXB_MLX4_TXBB_SHIFT);
-	dseg = (struct mlx4_wqe_data_seg *)(ctrl + 1);
-	info = &ring->tx_info[idx];
-
-	/* Map everything first: a failure leaves the ring untouched. */
 	info->map0_len = 0;
 	if (headlen) {
 		dma = dma_map_single(ring->dma_dev, skb->data, headlen,
 				     DMA_TO_DEVICE);
 		if (unlikely(dma_mapping_error(ring->dma_dev, dma)))
-			goto drop;
+			return false;
 		info->map0_addr = dma;
 		info->map0_len = headlen;
 		cxb_set_data_seg(dseg++, dma, headlen, ring->lkey);
@@ -176,26 +211,103 @@ netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 			if (info->map0_len)
 				dma_unmap_single(ring->dma_dev, info->map0_addr,
 						 info->map0_len, DMA_TO_DEVICE);
-			goto drop;
+			return false;
 		}
 		e = &ring->dma_fifo[ring->dma_prod++ & ring->dma_mask];
 		e->addr = dma;
 		e->len = len;
 		cxb_set_data_seg(dseg++, dma, len, ring->lkey);
 	}
+	info->nr_frags = nr_frags;
+	return true;
+}
 
+/* Doorbell avoidance (doorbell_opt bit 0): called when a doorbell is due,
+ * after the WQE was handed over. Returns true if it may be skipped because
+ * a completion is on its way and the completion handler will ring it.
+ *
+ * xmit publishes db_pending, then reads cons; completion publishes cons,
+ * then reads db_pending (both with a full barrier in between), so at least
+ * one of them sees the other's write: either xmit sees that nothing is
+ * outstanding and rings itself, or completion sees the pending flag and
+ * rings for everything posted so far.
+ */
+static bool cxb_tx_defer_doorbell(struct cxb_tx_ring *ring)
+{
+	u32 bell = READ_ONCE(ring->prod_bell);
+
+	if (ring->prod - bell >= ring->db_limit) {
+		ring->doorbell_forced++;
+		return false;
+	}
+	/* The WQE's owner bit before the flag the completion side reads. */
+	smp_store_release(&ring->db_pending, true);
+	/* Flag before cons: pairs with the smp_mb() in cxb_tx_complete(). */
+	smp_mb();
+	if ((s32)(bell - READ_ONCE(ring->cons)) > 0) {
+		ring->doorbell_deferred++;
+		return true;
+	}
+	WRITE_ONCE(ring->db_pending, false);
+	return false;
+}
+
+netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+	struct cxb_tx_ring *ring = &priv->ch[skb_get_queue_mapping(skb)]->tx;
+	u32 nr_frags = skb_shinfo(skb)->nr_frags;
+	u32 headlen = skb_headlen(skb);
+	struct mlx4_wqe_ctrl_seg *ctrl;
+	bool xmit_more, send_db, bf;
+	struct cxb_tx_info *info;
+	bool stopped = false;
+	u32 ds, nr_txbb, idx;
+	__be32 srcrb, op_own;
+	bool inl;
+
+	prefetchw(&ring->txq->dql);
+
+	inl = skb->len <= ring->inline_max;
+	if (inl) {
+		ds = cxb_tx_inline_ds(skb->len);
+	} else {
+		ds = 1 + nr_frags + !!headlen;
+		if (unlikely(ds > CXB_MLX4_MAX_DS)) {
+			if (skb_linearize(skb))
+				goto drop;
+			nr_frags = 0;
+			headlen = skb_headlen(skb);
+			ds = 2;
+		}
+	}
+	nr_txbb = cxb_mlx4_ds_to_txbbs(ds);
+
+	idx = ring->prod & ring->size_mask;
+	if (unlikely(idx + nr_txbb > ring->size)) {
+		cxb_tx_post_nop(ring, idx, ring->size - idx);
+		idx = 0;
+	}
+	ctrl = ring->buf + (idx << CXB_MLX4_TXBB_SHIFT);
+	info = &ring->tx_info[idx];
+
+	if (inl) {
+		cxb_tx_write_inline(ctrl, skb);
+		info->map0_len = 0;
+		info->nr_frags = 0;
+	} else if (unlikely(!cxb_tx_map(ring, skb, info,
+					(struct mlx4_wqe_data_seg *)(ctrl + 1),
+					headlen, nr_frags))) {
+		goto drop;
+	}
 	info->skb = skb;
 	info->nr_txbb = nr_txbb;
-	info->nr_frags = nr_frags;
 	info->nr_bytes = skb->len;
 
 	srcrb = cpu_to_be32(MLX4_WQE_CTRL_CQ_UPDATE);
 	if (likely(skb->ip_summed == CHECKSUM_PARTIAL))
 		srcrb |= cpu_to_be32(MLX4_WQE_CTRL_IP_CSUM |
 				     MLX4_WQE_CTRL_TCP_UDP_CSUM);
-	ctrl->qpn_vlan.vlan_tag = 0;
-	ctrl->qpn_vlan.ins_vlan = 0;
-	ctrl->qpn_vlan.fence_size = ds;
 	ctrl->srcrb_flags = srcrb;
 	ctrl->imm = 0;
 
@@ -214,24 +326,46 @@ netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 
 	skb_tx_timestamp(skb);
 
+	/* BlueFlame carries this WQE only if it is the one ringing, and it
+	 * fits one BF buffer; such a WQE names its QP and ring index.
+	 */
+	op_own = cpu_to_be32(MLX4_OPCODE_SEND |
+			     cxb_mlx4_owner(ring->prod - nr_txbb, ring->size));
+	bf = send_db && ring->bf_on &&
+	     (nr_txbb << CXB_MLX4_TXBB_SHIFT) <= ring->bf_size;
+	if (bf) {
+		ctrl->qpn_vlan.bf_qpn = ring->doorbell_qpn | cpu_to_be32(ds);
+		op_own |= cpu_to_be32(((ring->prod - nr_txbb) & 0xffff) << 8);
+	} else {
+		ctrl->qpn_vlan.vlan_tag = 0;
+		ctrl->qpn_vlan.ins_vlan = 0;
+		ctrl->qpn_vlan.fence_size = ds;
+	}
+
 	/* Segments before ownership: the device may look at it any time. */
 	dma_wmb();
-	ctrl->owner_opcode = cpu_to_be32(MLX4_OPCODE_SEND |
-					 cxb_mlx4_owner(ring->prod - nr_txbb,
-							ring->size));
-
-	if (send_db)
-		cxb_tx_ring_doorbell(ring);
+	ctrl->owner_opcode = op_own;
 
 	u64_stats_update_begin(&ring->xstats_sync);
-	ring->packets++;
-	ring->bytes += info->nr_bytes;
+	if (send_db && unlikely(ring->db_opt & CXB_DB_OPT_AVOID) &&
+	    cxb_tx_defer_doorbell(ring))
+		send_db = false;
 	if (send_db) {
-		ring->doorbells++;
+		if (bf) {
+			cxb_tx_bf_post(ring, ctrl, nr_txbb);
+			ring->blueflame++;
+		} else {
+			cxb_tx_ring_doorbell(ring);
+			ring->doorbells++;
+		}
+		WRITE_ONCE(ring->prod_bell, ring->prod);
 		ring->doorbell_on_stop += xmit_more;
 	} else {
-		ring->xmit_more++;
+		ring->xmit_more += xmit_more;
 	}
+	ring->packets++;
+	ring->bytes += info->nr_bytes;
+	ring->inlined += inl;
 	ring->queue_stopped += stopped;
 	u64_stats_update_end(&ring->xstats_sync);
 
@@ -256,9 +390,52 @@ drop:
 	/* A dropped packet may end a burst whose doorbell was deferred:
 	 * announce what is already posted.
 	 */
-	if (!netdev_xmit_more() && ring->prod != ring->cons)
+	if (!netdev_xmit_more() && ring->prod != READ_ONCE(ring->prod_bell)) {
 		cxb_tx_ring_doorbell(ring);
+		WRITE_ONCE(ring->prod_bell, ring->prod);
+		u64_stats_update_begin(&ring->xstats_sync);
+		ring->doorbells++;
+		u64_stats_update_end(&ring->xstats_sync);
+	}
 	return NETDEV_TX_OK;
+}
+
+/* Ring a doorbell avoidance deferred, if any. Queue xmit lock held. */
+void cxb_tx_flush_deferred(struct cxb_tx_ring *ring)
+{
+	if (!xchg(&ring->db_pending, false))
+		return;
+	cxb_tx_ring_doorbell(ring);
+	WRITE_ONCE(ring->prod_bell, ring->prod);
+	u64_stats_update_begin(&ring->xstats_sync);
+	ring->doorbells++;
+	u64_stats_update_end(&ring->xstats_sync);
+}
+
+/* Completion side of doorbell avoidance: ring for what xmit deferred. */
+static void cxb_tx_completion_doorbell(struct cxb_tx_ring *ring)
+{
+	u32 bell, prod;
+
+	if (!READ_ONCE(ring->db_pending) || !xchg(&ring->db_pending, false))
+		return;
+	bell = READ_ONCE(ring->prod_bell);
+	prod = READ_ONCE(ring->prod);
+	if (bell == prod)
+		return;
+	/* With a plain store two racing ringers may move prod_bell back;
+	 * that only costs an extra doorbell later (see cxbell.rst). With
+	 * cmpxchg the loser knows the winner's doorbell covers its WQEs.
+	 */
+	if (READ_ONCE(ring->db_opt) & CXB_DB_OPT_PLAIN)
+		WRITE_ONCE(ring->prod_bell, prod);
+	else if (cmpxchg(&ring->prod_bell, bell, prod) != bell)
+		return;
+	cxb_tx_ring_doorbell(ring);
+	/* Reported within tx_doorbells too (cxb_get_tx_stats()). */
+	u64_stats_update_begin(&ring->cstats_sync);
+	ring->doorbell_by_completion++;
+	u64_stats_update_end(&ring->cstats_sync);
 }
 
 /* Stamp the TXBBs of a freed WQE but its first (the ctrl keeps its owner). */
@@ -362,6 +539,9 @@ static bool cxb_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 		ring->wake_queue++;
 		u64_stats_update_end(&ring->cstats_sync);
 	}
+	/* Only a poll that completed something rings a deferred doorbell. */
+	if (napi)
+		cxb_tx_completion_doorbell(ring);
 	return ncqe < CXB_TX_CQ_BUDGET;
 }
 

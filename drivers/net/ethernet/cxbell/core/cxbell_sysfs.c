@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cxbell: /sys/class/net/<if>/doorbell_opt */
+#include <linux/capability.h>
+#include <linux/device.h>
+#include <linux/kernel.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <linux/sysfs.h>
+
+#include "cxbell.h"
+
+static ssize_t doorbell_opt_show(struct device *d,
+				 struct device_attribute *attr, char *buf)
+{
+	struct cxb_priv *priv = netdev_priv(to_net_dev(d));
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(priv->db_opt));
+}
+
+static ssize_t doorbell_opt_store(struct device *d,
+				  struct device_attribute *attr,
+				  const char *buf, size_t len)
+{
+	struct net_device *dev = to_net_dev(d);
+	struct cxb_priv *priv = netdev_priv(dev);
+	u32 val;
+
+	if (!ns_capable(dev_net(dev)->user_ns, CAP_NET_ADMIN))
+		return -EPERM;
+	/* Overflow (-ERANGE) is just another invalid value here. */
+	if (kstrtou32(buf, 10, &val) || val & ~CXB_DB_OPT_MASK)
+		return -EINVAL;
+	if (!rtnl_trylock())
+		return restart_syscall();
+	if (val != priv->db_opt) {
+		priv->db_opt = val;
+		cxb_apply_tx_policy(priv);
+	}
+	rtnl_unlock();
+	return len;
+}
+static DEVICE_ATTR_RW(doorbell_opt);
+
+static struct attribute *cxb_sysfs_attrs[] = {
+	&dev_attr_doorbell_opt.attr,
+	NULL
+};
+
+const struct attribute_group cxb_sysfs_group = {
+	.attrs = cxb_sysfs_attrs,
+};
