@@ -28,6 +28,38 @@
  * reads the written value back from the page when the core reports the
  * write.
  *
+ * Send doorbell: the device fetches forward from the last WQE it knows of
+ * over the WQEs it owns (cxbell_sim_engine.c).
+ *
+ * BlueFlame write (wqe/mlx4.h): a whole WQE, cxb_mlx4_bf_len(DS) bytes at
+ * the start of either buffer, its ctrl carrying bf_qpn = qpn << 8 | DS and
+ * its ring index in owner_opcode bits 8..23. It is counted in bf_writes
+ * (not doorbells) and works as a doorbell that stops at the carried WQE:
+ * the device fetches the WQEs before it from ring memory and takes the
+ * carried one from the write, without reading it. Checks, each a
+ * violation:
+ *   - the QPN is that of the send queue owning the BF page, the length is
+ *     the WQE's whole TXBBs, the carried ctrl is a valid owned WQE, the
+ *     index lies past the WQEs already announced and the WQEs before it
+ *     are owned and end right at it;
+ *   - eligibility, also counted in bf_ineligible: the WQE fits the buffer
+ *     (CXB_SIM_BF_SIZE), does not reach past the ring end, and ends the
+ *     burst (the TXBB after it is not owned by the device at the write);
+ *   - the carried copy equals the WQE's DS * 16 bytes in ring memory, also
+ *     counted in bf_mismatch (the device executes the carried copy).
+ * A write whose copy cannot be used (bad length, index or ctrl, too large,
+ * reaching past the ring end) acts as a plain send doorbell. The carried
+ * copy is kept until the WQE is executed, in a queue of
+ * CXB_SIM_BF_PENDING copies per send queue (deferred engine: when it is
+ * full, the engine runs in the write's context until one is consumed).
+ *
+ * Send WQE segments: after the control segment, within DS * 16 bytes, a
+ * segment whose first dword has bit 31 set is an inline segment of that
+ * many bytes (nonzero, not crossing a 64-byte boundary or DS; the next
+ * segment starts at ALIGN(offset + 4 + length, 16)), anything else a
+ * 16-byte pointer data segment. Inline bytes are gathered from the WQE as
+ * fetched; a WQE with at least one inline segment counts in inline_wqes.
+ *
  * PCIe model. Every device access is one transaction, counted per port:
  *   MMIO write of N bytes (doorbell, CQ arm, BlueFlame): one posted TLP,
  *     N payload bytes in pcie_mmio_bytes.
@@ -42,10 +74,13 @@
  * Send WQEs are fetched in TXBB units: on a doorbell the device reads the
  * first TXBB (64 bytes) of each WQE it finds owned, and the TXBB after the
  * last one (to see it is not owned yet); executing a WQE reads its other
- * TXBBs. A receive WQE is one 16-byte read. Doorbell records (RQ producer,
- * CQ consumer) are read only when the cached copy says the ring is empty
- * (RQ) or full (CQ). A CQE is one 32-byte write, a frame one write of its
- * length.
+ * TXBBs. A BlueFlame write is one MMIO write of its length; the device
+ * reads the first TXBB of each WQE before the carried one, not the TXBB
+ * after it, and nothing of the carried WQE. Inline data travels with the
+ * descriptor bytes: no data read for it. A receive WQE is one 16-byte
+ * read. Doorbell records (RQ producer, CQ consumer) are read only when the
+ * cached copy says the ring is empty (RQ) or full (CQ). A CQE is one
+ * 32-byte write, a frame one write of its length.
  */
 #ifndef _CXBELL_SIM_H
 #define _CXBELL_SIM_H
@@ -78,7 +113,8 @@
 #define CXB_SIM_NR_UARS		(CXB_SIM_MAX_CHANNELS * CXB_SIM_UAR_PER_CH)
 #define CXB_SIM_REGS_SIZE	(CXB_SIM_NR_UARS * 2 * PAGE_SIZE)
 #define CXB_SIM_BF_OFFSET	0x800
-#define CXB_SIM_BF_SIZE		256
+#define CXB_SIM_BF_SIZE		CXB_MLX4_MAX_BF
+#define CXB_SIM_BF_PENDING	16	/* carried WQEs kept per send queue */
 
 /* IOVA = slot << CXB_SIM_MAP_SHIFT | offset; a mapping spans one slot. */
 #define CXB_SIM_MAP_SHIFT	20
@@ -117,8 +153,11 @@ enum cxb_sim_engine_mode {
 /* Per-port counters; names in cxbell_sim_debugfs.c */
 enum cxb_sim_cnt {
 	CXB_SIM_C_DOORBELLS,
-	CXB_SIM_C_BF_WRITES,
-	CXB_SIM_C_WQES_FETCHED,
+	CXB_SIM_C_BF_WRITES,		/* BlueFlame writes (not doorbells) */
+	CXB_SIM_C_BF_INELIGIBLE,	/* too large, past ring end, mid-burst */
+	CXB_SIM_C_BF_MISMATCH,		/* carried copy != ring memory */
+	CXB_SIM_C_WQES_FETCHED,		/* announced, BlueFlame copies too */
+	CXB_SIM_C_INLINE_WQES,		/* SENDs with inline data executed */
 	CXB_SIM_C_CQES_WRITTEN,
 	CXB_SIM_C_IRQS,
 	CXB_SIM_C_VIOLATIONS,
@@ -187,10 +226,23 @@ struct cxb_sim_cq {
 	struct rcu_head rcu;
 };
 
-/* The WQE being executed: control segment and up to MAX_DS - 1 data segs */
-struct cxb_sim_wqe {
+/* The WQE being executed: control segment and DS - 1 segments */
+union cxb_sim_wqe {
 	struct mlx4_wqe_ctrl_seg ctrl;
-	struct mlx4_wqe_data_seg data[CXB_MLX4_MAX_DS - 1];
+	struct mlx4_wqe_data_seg seg[CXB_MLX4_MAX_DS];	/* seg[0]: ctrl */
+	u8 b[CXB_MLX4_MAX_DS * CXB_MLX4_DS_SIZE];
+};
+
+/* A WQE carried by a BlueFlame write, kept until executed. */
+struct cxb_sim_bf {
+	u32 idx;		/* free-running TXBB index */
+	unsigned int len;	/* DS * 16 */
+	union {
+		struct mlx4_wqe_ctrl_seg ctrl;
+		struct mlx4_wqe_data_seg seg[CXB_SIM_BF_SIZE /
+					     CXB_MLX4_DS_SIZE];
+		u8 b[CXB_SIM_BF_SIZE];
+	};
 };
 
 struct cxb_sim_sq {
@@ -209,7 +261,11 @@ struct cxb_sim_sq {
 	unsigned long last_active;	/* jiffies of last doorbell/progress */
 	struct work_struct work;	/* deferred engine */
 	u8 *frame;		/* CXB_SIM_FRAME_PAD + CXB_SIM_FRAME_MAX */
-	struct cxb_sim_wqe wqe;
+	union cxb_sim_wqe wqe;
+	/* BlueFlame copies not executed yet, in index order */
+	struct cxb_sim_bf *bf;	/* CXB_SIM_BF_PENDING */
+	unsigned int bf_head;	/* free-running: next to execute */
+	unsigned int bf_tail;	/* free-running: next free */
 	struct rcu_head rcu;
 };
 
@@ -336,6 +392,7 @@ void cxb_sim_port_reap(struct cxb_sim_port *port);
 /* cxbell_sim_engine.c */
 void cxb_sim_sq_init(struct cxb_sim_sq *sq);
 void cxb_sim_sq_doorbell(struct cxb_sim_sq *sq);
+void cxb_sim_sq_bf(struct cxb_sim_sq *sq, const void *wqe, unsigned int len);
 void cxb_sim_sq_stop(struct cxb_sim_sq *sq);
 void cxb_sim_stranded_work(struct work_struct *work);
 

@@ -74,6 +74,7 @@ static int cxb_sim_port_add(struct cxb_sim_adapter *ad, unsigned int index)
 	cadev->max_channels = CXB_SIM_MAX_CHANNELS;
 	cadev->max_mtu = CXB_SIM_MAX_MTU;
 	cadev->lkey = cpu_to_be32(CXB_SIM_LKEY);
+	cadev->bf_size = CXB_SIM_BF_SIZE;
 	cadev->mac[0] = 0x02;		/* locally administered */
 	cadev->mac[1] = 0xcb;
 	cadev->mac[2] = ad->id >> 8;

@@ -21,7 +21,10 @@
 static const char * const cxb_sim_cnt_names[CXB_SIM_NR_CNT] = {
 	[CXB_SIM_C_DOORBELLS]		= "doorbells",
 	[CXB_SIM_C_BF_WRITES]		= "bf_writes",
+	[CXB_SIM_C_BF_INELIGIBLE]	= "bf_ineligible",
+	[CXB_SIM_C_BF_MISMATCH]		= "bf_mismatch",
 	[CXB_SIM_C_WQES_FETCHED]	= "wqes_fetched",
+	[CXB_SIM_C_INLINE_WQES]		= "inline_wqes",
 	[CXB_SIM_C_CQES_WRITTEN]	= "cqes_written",
 	[CXB_SIM_C_IRQS]		= "irqs",
 	[CXB_SIM_C_VIOLATIONS]		= "violations",

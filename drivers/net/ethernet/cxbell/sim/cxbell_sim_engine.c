@@ -9,6 +9,11 @@
  * @announced are never executed, however they look: a WQE without a
  * doorbell stays in the ring, where the stranded detector finds it.
  *
+ * A BlueFlame write is a doorbell that stops at the WQE it carries: the
+ * device fetches the WQEs before it, then announces the carried one from
+ * the write. The copy waits in @bf (a small FIFO in index order) until
+ * the engine reaches its index and executes it instead of ring memory.
+ *
  * Inline mode executes up to @announced inside the doorbell; deferred mode
  * leaves it to a work item on an unbound workqueue. Either way execution
  * holds the SQ lock with bottom halves disabled: the inline engine runs in
@@ -37,7 +42,7 @@ static bool cxb_sim_wqe_owned(struct cxb_sim_sq *sq, u32 idx,
 
 static unsigned int cxb_sim_wqe_ds(const struct mlx4_wqe_ctrl_seg *ctrl)
 {
-	return ctrl->qpn_vlan.fence_size & CXB_MLX4_DS_MASK;
+	return cxb_mlx4_ctrl_ds(ctrl);
 }
 
 static unsigned int cxb_sim_wqe_opcode(const struct mlx4_wqe_ctrl_seg *ctrl)
@@ -68,48 +73,83 @@ static bool cxb_sim_wqe_plausible(struct cxb_sim_sq *sq, u32 idx,
 	       (idx & (sq->size - 1)) + cxb_mlx4_ds_to_txbbs(ds) <= sq->size;
 }
 
-/* Doorbell: fetch forward from @announced. Caller holds sq->lock. */
-static void cxb_sim_sq_fetch(struct cxb_sim_sq *sq)
+/* Fetch the WQE at @announced from ring memory: true if the device owns
+ * it and it fits the ring. Caller holds sq->lock.
+ */
+static bool cxb_sim_sq_fetch_one(struct cxb_sim_sq *sq)
 {
 	struct cxb_sim_port *port = sq->port;
 	struct mlx4_wqe_ctrl_seg ctrl;
-	u32 idx, n;
+	u32 idx = sq->announced, n;
 
-	while (sq->announced - sq->done < sq->size) {
-		idx = sq->announced;
-		if (cxb_sim_dma_read(port, cxb_sim_sq_addr(sq, idx), &ctrl,
-				     sizeof(ctrl), CXB_SIM_PCIE_NONE))
-			break;
-		cxb_sim_pcie_read(port, CXB_SIM_PCIE_DESC, CXB_MLX4_TXBB_SIZE);
-		if (!cxb_sim_wqe_owned(sq, idx, &ctrl) || !cxb_sim_wqe_ds(&ctrl))
-			break;
-		n = cxb_sim_wqe_txbbs(&ctrl);
-		if (idx + n - sq->done > sq->size)
-			break;
-		sq->announced = idx + n;
-		cxb_sim_inc(port, CXB_SIM_C_WQES_FETCHED);
-	}
+	if (idx - sq->done >= sq->size)
+		return false;
+	if (cxb_sim_dma_read(port, cxb_sim_sq_addr(sq, idx), &ctrl,
+			     sizeof(ctrl), CXB_SIM_PCIE_NONE))
+		return false;
+	cxb_sim_pcie_read(port, CXB_SIM_PCIE_DESC, CXB_MLX4_TXBB_SIZE);
+	if (!cxb_sim_wqe_owned(sq, idx, &ctrl) || !cxb_sim_wqe_ds(&ctrl))
+		return false;
+	n = cxb_sim_wqe_txbbs(&ctrl);
+	if (idx + n - sq->done > sq->size)
+		return false;
+	sq->announced = idx + n;
+	cxb_sim_inc(port, CXB_SIM_C_WQES_FETCHED);
+	return true;
+}
+
+/* Doorbell: fetch forward from @announced. Caller holds sq->lock. */
+static void cxb_sim_sq_fetch(struct cxb_sim_sq *sq)
+{
+	while (cxb_sim_sq_fetch_one(sq))
+		;
 	/* the rest of a WQE is read after the owner bit that covers it */
 	dma_rmb();
 }
 
-/* Gather a SEND's data segments into sq->frame. Returns length or 0. */
+/* Gather a SEND's segments (sq->wqe, DS @ds) into sq->frame: inline data
+ * from the WQE itself, pointer segments by DMA. Returns length or 0.
+ */
 static unsigned int cxb_sim_sq_gather(struct cxb_sim_sq *sq, u32 idx,
-				      unsigned int nseg)
+				      unsigned int ds)
 {
+	unsigned int end = ds * CXB_MLX4_DS_SIZE, off = CXB_MLX4_DS_SIZE;
 	struct cxb_sim_port *port = sq->port;
 	u8 *frame = sq->frame + CXB_SIM_FRAME_PAD;
-	unsigned int i, len = 0;
+	unsigned int i, next, len = 0;
+	bool inl = false;
+	u32 bc;
 
-	if (!nseg) {
+	if (ds < 2) {
 		cxb_sim_violation(port, "SQ %#x WQE %u: SEND without data",
 				  sq->qpn, idx);
 		return 0;
 	}
-	for (i = 0; i < nseg; i++) {
-		const struct mlx4_wqe_data_seg *d = &sq->wqe.data[i];
-		u32 bc = be32_to_cpu(d->byte_count);
+	for (i = 0; off < end; i++, off = next) {
+		const struct mlx4_wqe_data_seg *d;
+		__be32 first;
 
+		memcpy(&first, sq->wqe.b + off, sizeof(first));
+		if (cxb_mlx4_seg_is_inline(first)) {
+			bc = cxb_mlx4_inline_len(first);
+			next = ALIGN(off + CXB_MLX4_INLINE_HDR + bc,
+				     CXB_MLX4_DS_SIZE);
+			if (!bc || off % MLX4_INLINE_ALIGN + CXB_MLX4_INLINE_HDR +
+				   bc > MLX4_INLINE_ALIGN ||
+			    off + CXB_MLX4_INLINE_HDR + bc > end)
+				goto bad_inline;
+			if (len + bc > CXB_SIM_FRAME_MAX)
+				goto too_long;
+			memcpy(frame + len, sq->wqe.b + off + CXB_MLX4_INLINE_HDR,
+			       bc);
+			len += bc;
+			inl = true;
+			continue;
+		}
+
+		d = &sq->wqe.seg[off / CXB_MLX4_DS_SIZE];
+		bc = be32_to_cpu(d->byte_count);
+		next = off + CXB_MLX4_DS_SIZE;
 		if (d->lkey != port->cadev.lkey) {
 			cxb_sim_violation(port, "SQ %#x WQE %u seg %u: lkey %#x",
 					  sq->qpn, idx, i,
@@ -121,11 +161,8 @@ static unsigned int cxb_sim_sq_gather(struct cxb_sim_sq *sq, u32 idx,
 					  sq->qpn, idx, i, bc);
 			return 0;
 		}
-		if (len + bc > CXB_SIM_FRAME_MAX) {
-			cxb_sim_violation(port, "SQ %#x WQE %u: frame over %u bytes",
-					  sq->qpn, idx, CXB_SIM_FRAME_MAX);
-			return 0;
-		}
+		if (len + bc > CXB_SIM_FRAME_MAX)
+			goto too_long;
 		if (cxb_sim_dma_read(port, be64_to_cpu(d->addr), frame + len,
 				     bc, CXB_SIM_PCIE_DATA_RD))
 			return 0;
@@ -136,7 +173,19 @@ static unsigned int cxb_sim_sq_gather(struct cxb_sim_sq *sq, u32 idx,
 				  sq->qpn, idx, len);
 		return 0;
 	}
+	if (inl)
+		cxb_sim_inc(port, CXB_SIM_C_INLINE_WQES);
 	return len;
+
+too_long:
+	cxb_sim_violation(port, "SQ %#x WQE %u: frame over %u bytes",
+			  sq->qpn, idx, CXB_SIM_FRAME_MAX);
+	return 0;
+bad_inline:
+	/* empty, crossing 64 bytes or past DS */
+	cxb_sim_violation(port, "SQ %#x WQE %u seg %u: inline, %u bytes at offset %u, DS %u",
+			  sq->qpn, idx, i, bc, off, ds);
+	return 0;
 }
 
 /* Put a gathered frame on the wire: offloads, then the peer's RX. */
@@ -171,6 +220,39 @@ static void cxb_sim_sq_transmit(struct cxb_sim_sq *sq, unsigned int len,
 	cxb_sim_rx_deliver(peer, frame, len, &pk, pass);
 }
 
+/* BlueFlame copies */
+
+static struct cxb_sim_bf *cxb_sim_bf_at(struct cxb_sim_sq *sq,
+					unsigned int i)
+{
+	return &sq->bf[i % CXB_SIM_BF_PENDING];
+}
+
+/* Drop copies the engine went past (their WQE was skipped as malformed). */
+static void cxb_sim_bf_prune(struct cxb_sim_sq *sq)
+{
+	while (sq->bf_head != sq->bf_tail &&
+	       (s32)(cxb_sim_bf_at(sq, sq->bf_head)->idx - sq->done) < 0)
+		sq->bf_head++;
+}
+
+/* The carried copy of the WQE at @idx (== @done), if any, taken off the
+ * FIFO: valid until the next copy is queued.
+ */
+static struct cxb_sim_bf *cxb_sim_bf_take(struct cxb_sim_sq *sq, u32 idx)
+{
+	struct cxb_sim_bf *bf;
+
+	cxb_sim_bf_prune(sq);
+	if (sq->bf_head == sq->bf_tail)
+		return NULL;
+	bf = cxb_sim_bf_at(sq, sq->bf_head);
+	if (bf->idx != idx)
+		return NULL;
+	sq->bf_head++;
+	return bf;
+}
+
 /* Execute the WQE at @done. Caller holds sq->lock. */
 static void cxb_sim_sq_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
 {
@@ -178,11 +260,16 @@ static void cxb_sim_sq_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
 	struct cxb_sim_port *port = sq->port;
 	unsigned int len = 0, ds, op;
 	u32 idx = sq->done, n;
+	struct cxb_sim_bf *bf;
 	struct mlx4_cqe cqe;
 
 	sq->last_active = jiffies;
-	if (cxb_sim_dma_read(port, cxb_sim_sq_addr(sq, idx), ctrl,
-			     sizeof(*ctrl), CXB_SIM_PCIE_NONE)) {
+	bf = cxb_sim_bf_take(sq, idx);
+	if (bf) {
+		/* carried by BlueFlame: nothing to read */
+		memcpy(sq->wqe.b, bf->b, bf->len);
+	} else if (cxb_sim_dma_read(port, cxb_sim_sq_addr(sq, idx), ctrl,
+				    sizeof(*ctrl), CXB_SIM_PCIE_NONE)) {
 		sq->done = sq->announced;	/* ring gone: give up */
 		return;
 	}
@@ -200,15 +287,16 @@ static void cxb_sim_sq_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
 				  sq->qpn, idx);
 	} else {
 		/* the first TXBB was fetched with the doorbell */
-		cxb_sim_pcie_read(port, CXB_SIM_PCIE_DESC,
-				  (n - 1) * CXB_MLX4_TXBB_SIZE);
+		if (!bf)
+			cxb_sim_pcie_read(port, CXB_SIM_PCIE_DESC,
+					  (n - 1) * CXB_MLX4_TXBB_SIZE);
 		if (op == MLX4_OPCODE_SEND &&
-		    (ds == 1 ||
+		    (bf || ds == 1 ||
 		     !cxb_sim_dma_read(port, cxb_sim_sq_addr(sq, idx) +
-				       sizeof(*ctrl), sq->wqe.data,
+				       sizeof(*ctrl), sq->wqe.b + sizeof(*ctrl),
 				       (ds - 1) * CXB_MLX4_DS_SIZE,
 				       CXB_SIM_PCIE_NONE)))
-			len = cxb_sim_sq_gather(sq, idx, ds - 1);
+			len = cxb_sim_sq_gather(sq, idx, ds);
 		if (len)
 			cxb_sim_sq_transmit(sq, len, pass);
 	}
@@ -260,7 +348,18 @@ void cxb_sim_sq_init(struct cxb_sim_sq *sq)
 	sq->last_active = jiffies;
 }
 
-/* A doorbell (or BlueFlame write) for @sq. Caller is in an RCU section. */
+/* Execute what was announced, now or in the work item. */
+static void cxb_sim_sq_kick(struct cxb_sim_sq *sq)
+{
+	if (sq->done == sq->announced)
+		return;
+	if (READ_ONCE(sq->port->ad->engine) == CXB_SIM_ENGINE_INLINE)
+		cxb_sim_sq_run(sq, UINT_MAX);
+	else
+		queue_work(cxb_sim_wq, &sq->work);
+}
+
+/* A send doorbell for @sq. Caller is in an RCU section. */
 void cxb_sim_sq_doorbell(struct cxb_sim_sq *sq)
 {
 	spin_lock_bh(&sq->lock);
@@ -268,12 +367,141 @@ void cxb_sim_sq_doorbell(struct cxb_sim_sq *sq)
 		goto out;
 	sq->last_active = jiffies;
 	cxb_sim_sq_fetch(sq);
-	if (sq->done == sq->announced)
+	cxb_sim_sq_kick(sq);
+out:
+	spin_unlock_bh(&sq->lock);
+}
+
+/* Can the WQE carried in a BlueFlame write (@ctrl, @len bytes written) be
+ * taken from the write? If so, *@pidx is its free-running index.
+ * Otherwise the violation is counted and the write acts as a doorbell.
+ */
+static bool cxb_sim_bf_usable(struct cxb_sim_sq *sq,
+			      const struct mlx4_wqe_ctrl_seg *ctrl,
+			      unsigned int len, u32 *pidx)
+{
+	u16 idx16 = cxb_mlx4_bf_owner_idx(ctrl->owner_opcode);
+	unsigned int ds = cxb_sim_wqe_ds(ctrl);
+	struct cxb_sim_port *port = sq->port;
+	u32 idx, n;
+
+	if (!ds || ds > CXB_MLX4_MAX_DS) {
+		cxb_sim_violation(port, "SQ %#x BlueFlame WQE %u: DS %u",
+				  sq->qpn, idx16, ds);
+		return false;
+	}
+	if (ds * CXB_MLX4_DS_SIZE > CXB_SIM_BF_SIZE ||
+	    len > CXB_SIM_BF_SIZE) {
+		cxb_sim_inc(port, CXB_SIM_C_BF_INELIGIBLE);
+		cxb_sim_violation(port, "SQ %#x BlueFlame WQE %u: DS %u, %u bytes written, over %u",
+				  sq->qpn, idx16, ds, len, CXB_SIM_BF_SIZE);
+		return false;
+	}
+	if (len != cxb_mlx4_bf_len(ds)) {
+		cxb_sim_violation(port, "SQ %#x BlueFlame WQE %u: %u bytes written for DS %u",
+				  sq->qpn, idx16, len, ds);
+		return false;
+	}
+	/* at or past the last announced WQE, within one ring of @done */
+	idx = sq->announced + (u16)(idx16 - (u16)sq->announced);
+	n = cxb_mlx4_ds_to_txbbs(ds);
+	if (idx + n - sq->done > sq->size) {
+		/* e.g. already announced by a racing doorbell */
+		cxb_sim_violation(port, "SQ %#x BlueFlame WQE %u: announced %u, done %u, ring %u",
+				  sq->qpn, idx16, (u16)sq->announced,
+				  (u16)sq->done, sq->size);
+		return false;
+	}
+	if ((idx & (sq->size - 1)) + n > sq->size) {
+		cxb_sim_inc(port, CXB_SIM_C_BF_INELIGIBLE);
+		cxb_sim_violation(port, "SQ %#x BlueFlame WQE %u: %u TXBBs reach past the ring end",
+				  sq->qpn, idx, n);
+		return false;
+	}
+	if (!cxb_sim_wqe_plausible(sq, idx, ctrl)) {
+		cxb_sim_violation(port, "SQ %#x BlueFlame WQE %u: owner_opcode %#x DS %u",
+				  sq->qpn, idx, be32_to_cpu(ctrl->owner_opcode),
+				  ds);
+		return false;
+	}
+	*pidx = idx;
+	return true;
+}
+
+/* Room for one more BlueFlame copy: execute until one is consumed. */
+static void cxb_sim_bf_make_room(struct cxb_sim_sq *sq)
+{
+	struct cxb_sim_pass pass = { .n = 0 };
+
+	cxb_sim_bf_prune(sq);
+	while (sq->bf_tail - sq->bf_head == CXB_SIM_BF_PENDING &&
+	       sq->done != sq->announced) {
+		cxb_sim_sq_exec(sq, &pass);
+		cxb_sim_bf_prune(sq);
+	}
+	cxb_sim_pass_end(&pass);
+}
+
+/* A BlueFlame write for @sq carrying @wqe, @len bytes as written (the QPN
+ * was checked). Caller is in an RCU section.
+ */
+void cxb_sim_sq_bf(struct cxb_sim_sq *sq, const void *wqe, unsigned int len)
+{
+	const struct mlx4_wqe_ctrl_seg *ctrl = wqe;
+	struct cxb_sim_port *port = sq->port;
+	struct mlx4_wqe_ctrl_seg next;
+	unsigned int ds, n;
+	struct cxb_sim_bf *bf;
+	u32 idx;
+
+	spin_lock_bh(&sq->lock);
+	if (sq->dead)
 		goto out;
-	if (READ_ONCE(sq->port->ad->engine) == CXB_SIM_ENGINE_INLINE)
-		cxb_sim_sq_run(sq, UINT_MAX);
-	else
-		queue_work(cxb_sim_wq, &sq->work);
+	sq->last_active = jiffies;
+	if (!cxb_sim_bf_usable(sq, ctrl, len, &idx)) {
+		cxb_sim_sq_fetch(sq);
+		goto kick;
+	}
+	ds = cxb_sim_wqe_ds(ctrl);
+	n = cxb_mlx4_ds_to_txbbs(ds);
+
+	/* the WQEs before the carried one come from ring memory */
+	while ((s32)(idx - sq->announced) > 0 && cxb_sim_sq_fetch_one(sq))
+		;
+	dma_rmb();
+	if (sq->announced != idx) {
+		cxb_sim_violation(port, "SQ %#x BlueFlame WQE %u: the WQEs before it end at %u",
+				  sq->qpn, idx, sq->announced);
+		goto kick;
+	}
+
+	/* Model checks, no device reads: the burst ends here, and ring
+	 * memory holds what was carried.
+	 */
+	if (!cxb_sim_dma_read(port, cxb_sim_sq_addr(sq, idx + n), &next,
+			      sizeof(next), CXB_SIM_PCIE_NONE) &&
+	    cxb_sim_wqe_owned(sq, idx + n, &next) && cxb_sim_wqe_ds(&next)) {
+		cxb_sim_inc(port, CXB_SIM_C_BF_INELIGIBLE);
+		cxb_sim_violation(port, "SQ %#x BlueFlame WQE %u: WQE %u is owned too",
+				  sq->qpn, idx, idx + n);
+	}
+	if (!cxb_sim_dma_read(port, cxb_sim_sq_addr(sq, idx), sq->wqe.b,
+			      ds * CXB_MLX4_DS_SIZE, CXB_SIM_PCIE_NONE) &&
+	    memcmp(sq->wqe.b, wqe, ds * CXB_MLX4_DS_SIZE)) {
+		cxb_sim_inc(port, CXB_SIM_C_BF_MISMATCH);
+		cxb_sim_violation(port, "SQ %#x BlueFlame WQE %u differs from ring memory",
+				  sq->qpn, idx);
+	}
+
+	cxb_sim_bf_make_room(sq);
+	bf = cxb_sim_bf_at(sq, sq->bf_tail++);
+	bf->idx = idx;
+	bf->len = ds * CXB_MLX4_DS_SIZE;
+	memcpy(bf->b, wqe, bf->len);
+	sq->announced = idx + n;
+	cxb_sim_inc(port, CXB_SIM_C_WQES_FETCHED);
+kick:
+	cxb_sim_sq_kick(sq);
 out:
 	spin_unlock_bh(&sq->lock);
 }

@@ -220,6 +220,7 @@ static void cxb_sim_sq_free_rcu(struct rcu_head *head)
 {
 	struct cxb_sim_sq *sq = container_of(head, struct cxb_sim_sq, rcu);
 
+	kvfree(sq->bf);
 	kvfree(sq->frame);
 	kfree(sq);
 }
@@ -261,7 +262,8 @@ static int cxb_sim_sq_create(struct cxb_adev *cadev,
 	if (!sq)
 		return -ENOMEM;
 	sq->frame = kvmalloc(CXB_SIM_FRAME_PAD + CXB_SIM_FRAME_MAX, GFP_KERNEL);
-	if (!sq->frame) {
+	sq->bf = kvcalloc(CXB_SIM_BF_PENDING, sizeof(*sq->bf), GFP_KERNEL);
+	if (!sq->frame || !sq->bf) {
 		err = -ENOMEM;
 		goto err_free;
 	}
@@ -302,6 +304,7 @@ err_put:
 err_unlock:
 	mutex_unlock(&ad->lock);
 err_free:
+	kvfree(sq->bf);
 	kvfree(sq->frame);
 	kfree(sq);
 	return err;
@@ -487,7 +490,9 @@ static void cxb_sim_cq_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
 	cxb_sim_cq_arm(cq, w1);
 }
 
-/* BlueFlame: the WQE itself, its ctrl segment carrying the QPN. */
+/* BlueFlame: the WQE itself, its ctrl segment carrying the QPN. A write
+ * larger than a buffer is the engine's to judge (bf_ineligible).
+ */
 static void cxb_sim_bf_write(struct cxb_sim_port *port,
 			     struct cxb_sim_uar *uar, void *page,
 			     unsigned int off, unsigned int len)
@@ -500,18 +505,18 @@ static void cxb_sim_bf_write(struct cxb_sim_port *port,
 	cxb_sim_pcie_mmio(port, len);
 	if ((off != CXB_SIM_BF_OFFSET &&
 	     off != CXB_SIM_BF_OFFSET + CXB_SIM_BF_SIZE) ||
-	    len < sizeof(*ctrl) || len > CXB_SIM_BF_SIZE || len % 8) {
+	    len < sizeof(*ctrl) || len > PAGE_SIZE - off || len % 8) {
 		cxb_sim_violation(port, "BlueFlame write of %u bytes at %#x",
 				  len, off);
 		return;
 	}
-	qpn = be32_to_cpu(READ_ONCE(ctrl->qpn_vlan.bf_qpn)) >> 8;
+	qpn = cxb_mlx4_bf_qpn_to_qpn(READ_ONCE(ctrl->qpn_vlan.bf_qpn));
 	if (!sq || qpn != sq->qpn) {
 		cxb_sim_violation(port, "BlueFlame for QP %#x: not on UAR %td",
 				  qpn, uar - port->uar);
 		return;
 	}
-	cxb_sim_sq_doorbell(sq);
+	cxb_sim_sq_bf(sq, ctrl, len);
 }
 
 static void cxb_sim_unknown_write(struct cxb_sim_port *port, unsigned int u,

@@ -26,6 +26,33 @@
  *
  * Receive queue: a ring of one data segment per WQE (16 bytes); the
  * producer index is published in a host-memory doorbell record.
+ *
+ * Inline data: instead of pointer data segments (struct mlx4_wqe_data_seg,
+ * 16 bytes, DMA address of the bytes), a SEND may carry its frame in the
+ * WQE as a sequence of inline segments (struct mlx4_wqe_inline_seg:
+ * byte_count = MLX4_INLINE_SEG | length, the bytes follow). No segment
+ * crosses a 64-byte (MLX4_INLINE_ALIGN) boundary of the WQE: segment 0
+ * starts right after the control segment (offset 16) and holds up to
+ * CXB_MLX4_INLINE_FIRST_MAX (44) bytes, segment i > 0 starts at offset
+ * 64 * i and holds up to CXB_MLX4_INLINE_SEG_MAX (60). Whatever the
+ * lengths, a segment at offset O with L bytes is followed by the next one
+ * at ALIGN(O + 4 + L, 16). DS covers the control segment and all segments.
+ * The device tells the two kinds apart by bit 31 of a segment's first
+ * dword (a pointer segment's byte_count is below 64 KiB).
+ *
+ * BlueFlame: instead of the 4-byte send doorbell, the driver may copy a
+ * WQE it has written to ring memory (owner bit last, as always) into one
+ * of the two BlueFlame buffers of the send queue's BF page, alternately,
+ * with 64-bit stores: its whole TXBBs, cxb_mlx4_bf_len(DS) bytes, at most
+ * the buffer size (CXB_MLX4_MAX_BF). Such a WQE carries, in its ring copy
+ * and its BlueFlame copy alike, ctrl.qpn_vlan.bf_qpn = qpn << 8 | DS (the
+ * VLAN fields give way, DS stays in the low 6 bits) and its ring index
+ * (free-running TXBB index modulo 2^16) in bits 8..23 of
+ * ctrl.owner_opcode. The write announces every WQE up to and including
+ * the carried one, which the device takes from the write instead of
+ * fetching it. It is only for the WQE that ends a burst (the TXBB after it
+ * is not yet owned by the device) and for one that does not reach past the
+ * ring end.
  */
 #ifndef _CXBELL_WQE_MLX4_H
 #define _CXBELL_WQE_MLX4_H
@@ -55,9 +82,36 @@
 #define CXB_MLX4_SEND_DB	MLX4_SEND_DOORBELL
 #define CXB_MLX4_CQ_DB		MLX4_CQ_DOORBELL
 
+/* Inline segments (see above) */
+#define CXB_MLX4_INLINE_HDR	4U	/* sizeof(struct mlx4_wqe_inline_seg) */
+#define CXB_MLX4_INLINE_FIRST_MAX 44U	/* 64 - ctrl - inline header */
+#define CXB_MLX4_INLINE_SEG_MAX	60U	/* 64 - inline header */
+/* Most inline bytes a WQE of CXB_MLX4_MAX_WQE_TXBBS TXBBs carries (464). */
+#define CXB_MLX4_INLINE_MAX	(CXB_MLX4_INLINE_FIRST_MAX + \
+				 (CXB_MLX4_MAX_WQE_TXBBS - 1) * \
+				 CXB_MLX4_INLINE_SEG_MAX)
+
+/* BlueFlame (see above) */
+#define CXB_MLX4_MAX_BF		256U	/* largest WQE posted by BlueFlame */
+#define CXB_MLX4_BF_IDX_SHIFT	8	/* ring index in ctrl.owner_opcode */
+#define CXB_MLX4_BF_IDX_MASK	0xffffU
+
+static_assert(sizeof(struct mlx4_wqe_inline_seg) == CXB_MLX4_INLINE_HDR);
+static_assert(sizeof(struct mlx4_wqe_ctrl_seg) == CXB_MLX4_DS_SIZE);
+static_assert(CXB_MLX4_INLINE_FIRST_MAX ==
+	      MLX4_INLINE_ALIGN - CXB_MLX4_DS_SIZE - CXB_MLX4_INLINE_HDR);
+static_assert(CXB_MLX4_INLINE_SEG_MAX ==
+	      MLX4_INLINE_ALIGN - CXB_MLX4_INLINE_HDR);
+
 static inline unsigned int cxb_mlx4_ds_to_txbbs(unsigned int ds)
 {
 	return DIV_ROUND_UP(ds * CXB_MLX4_DS_SIZE, CXB_MLX4_TXBB_SIZE);
+}
+
+/* DS of a WQE, in the low 6 bits of ctrl.fence_size (or of bf_qpn). */
+static inline unsigned int cxb_mlx4_ctrl_ds(const struct mlx4_wqe_ctrl_seg *ctrl)
+{
+	return ctrl->qpn_vlan.fence_size & CXB_MLX4_DS_MASK;
 }
 
 /* Owner bit a WQE at free-running index @idx carries when posted. */
@@ -77,6 +131,82 @@ static inline bool cxb_mlx4_cqe_sw_owned(const struct mlx4_cqe *cqe, u32 ci,
 static inline __be32 cxb_mlx4_send_db_val(u32 qpn)
 {
 	return cpu_to_be32(qpn << 8);
+}
+
+/* Inline segment @i of a WQE: its byte offset in the WQE, and the most
+ * bytes it holds.
+ */
+static inline unsigned int cxb_mlx4_inline_seg_off(unsigned int i)
+{
+	return i ? i * MLX4_INLINE_ALIGN : CXB_MLX4_DS_SIZE;
+}
+
+static inline unsigned int cxb_mlx4_inline_seg_max(unsigned int i)
+{
+	return i ? CXB_MLX4_INLINE_SEG_MAX : CXB_MLX4_INLINE_FIRST_MAX;
+}
+
+/* DS of a WQE carrying @len (1..CXB_MLX4_INLINE_MAX) bytes inline, every
+ * segment but the last one full.
+ */
+static inline unsigned int cxb_mlx4_inline_ds(unsigned int len)
+{
+	unsigned int i = 0;
+
+	while (len > cxb_mlx4_inline_seg_max(i))
+		len -= cxb_mlx4_inline_seg_max(i++);
+	return DIV_ROUND_UP(cxb_mlx4_inline_seg_off(i) + CXB_MLX4_INLINE_HDR +
+			    len, CXB_MLX4_DS_SIZE);
+}
+
+/* byte_count of an inline segment of @len bytes. */
+static inline __be32 cxb_mlx4_inline_bc(unsigned int len)
+{
+	return cpu_to_be32(MLX4_INLINE_SEG | len);
+}
+
+/* Decoding a segment's first dword: inline or pointer, inline length. */
+static inline bool cxb_mlx4_seg_is_inline(__be32 byte_count)
+{
+	return byte_count & cpu_to_be32(MLX4_INLINE_SEG);
+}
+
+static inline unsigned int cxb_mlx4_inline_len(__be32 byte_count)
+{
+	return be32_to_cpu(byte_count) & ~MLX4_INLINE_SEG;
+}
+
+/* Bytes a BlueFlame write of a WQE of @ds copies: its whole TXBBs. */
+static inline unsigned int cxb_mlx4_bf_len(unsigned int ds)
+{
+	return cxb_mlx4_ds_to_txbbs(ds) << CXB_MLX4_TXBB_SHIFT;
+}
+
+/* ctrl.qpn_vlan.bf_qpn of a BlueFlame WQE, and the QPN it carries. */
+static inline __be32 cxb_mlx4_bf_qpn(u32 qpn, unsigned int ds)
+{
+	return cpu_to_be32(qpn << 8 | (ds & CXB_MLX4_DS_MASK));
+}
+
+static inline u32 cxb_mlx4_bf_qpn_to_qpn(__be32 bf_qpn)
+{
+	return be32_to_cpu(bf_qpn) >> 8;
+}
+
+/* ctrl.owner_opcode of a BlueFlame WQE at free-running index @idx of a
+ * ring of @size TXBBs, and the ring index (modulo 2^16) it carries.
+ */
+static inline __be32 cxb_mlx4_bf_owner_opcode(u32 opcode, u32 idx, u32 size)
+{
+	return cpu_to_be32(opcode |
+			   (idx & CXB_MLX4_BF_IDX_MASK) << CXB_MLX4_BF_IDX_SHIFT |
+			   cxb_mlx4_owner(idx, size));
+}
+
+static inline u16 cxb_mlx4_bf_owner_idx(__be32 owner_opcode)
+{
+	return be32_to_cpu(owner_opcode) >> CXB_MLX4_BF_IDX_SHIFT &
+	       CXB_MLX4_BF_IDX_MASK;
 }
 
 /* CQ arm doorbell: word 0 = sequence(2) << 28 | command | CQN,
