@@ -31,19 +31,11 @@ struct cxb_channel;
 /* TX CQEs handled per NAPI poll at most, whatever the budget. */
 #define CXB_TX_CQ_BUDGET	256
 
-/* Largest WQE posted through BlueFlame (mlx4's MAX_BF) */
-#define CXB_MAX_BF_SIZE		256U
-
 /* doorbell_opt bits */
 #define CXB_DB_OPT_AVOID	BIT(0)	/* let a coming completion ring it */
 #define CXB_DB_OPT_PLAIN	BIT(1)	/* prod_bell by plain store */
 #define CXB_DB_OPT_MASK		(CXB_DB_OPT_AVOID | CXB_DB_OPT_PLAIN)
 
-/* Inline (tx-copybreak): first segment after the ctrl, then 60 per TXBB */
-#define CXB_INL_FIRST		(CXB_MLX4_TXBB_SIZE - CXB_MLX4_DS_SIZE - 4)
-#define CXB_INL_NEXT		(CXB_MLX4_TXBB_SIZE - 4)
-#define CXB_TX_MAX_INLINE	(CXB_INL_FIRST + \
-				 (CXB_MLX4_MAX_WQE_TXBBS - 1) * CXB_INL_NEXT)
 #define CXB_DEF_TX_COPYBREAK	0
 
 /* Doorbell avoidance bound: min(tx-frames, ring / 4) TXBBs */

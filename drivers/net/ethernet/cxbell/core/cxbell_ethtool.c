@@ -305,9 +305,9 @@ static int cxb_set_tunable(struct net_device *dev,
 	if (tuna->id != ETHTOOL_TX_COPYBREAK)
 		return -EOPNOTSUPP;
 	val = *(const u32 *)data;
-	if (val > CXB_TX_MAX_INLINE) {
+	if (val > CXB_MLX4_INLINE_MAX) {
 		netdev_info(dev, "tx-copybreak: %u is above the inline limit %u\n",
-			    val, (u32)CXB_TX_MAX_INLINE);
+			    val, CXB_MLX4_INLINE_MAX);
 		return -EINVAL;
 	}
 	if (val != priv->tx_copybreak) {

@@ -129,7 +129,7 @@ static int cxb_tx_create(struct cxb_priv *priv, struct cxb_channel *ch)
 	ring->db_reg = ring->hw.db_reg;
 	if (ring->hw.bf_reg && ring->hw.bf_size >= CXB_MLX4_TXBB_SIZE) {
 		ring->bf_reg = ring->hw.bf_reg;
-		ring->bf_size = min_t(u32, ring->hw.bf_size, CXB_MAX_BF_SIZE);
+		ring->bf_size = min_t(u32, ring->hw.bf_size, CXB_MLX4_MAX_BF);
 	}
 	cxb_tx_ring_set_policy(priv, ring);
 	return 0;

@@ -125,41 +125,23 @@ static void cxb_tx_post_nop(struct cxb_tx_ring *ring, u32 idx, u32 nr_txbb)
 	ring->prod += nr_txbb;
 }
 
-/* DS (16-byte units, ctrl included) of a WQE carrying @len bytes inline:
- * a first segment of up to CXB_INL_FIRST bytes after the ctrl, then one
- * segment of up to CXB_INL_NEXT bytes at the start of each further TXBB,
- * so that no segment crosses a 64-byte boundary.
+/* Copy the packet into inline segments (wqe/mlx4.h: none crosses a
+ * 64-byte boundary). DS is cxb_mlx4_inline_ds(skb->len).
  */
-static u32 cxb_tx_inline_ds(u32 len)
-{
-	u32 extra;
-
-	if (len <= CXB_INL_FIRST)
-		return DIV_ROUND_UP(CXB_MLX4_DS_SIZE + 4 + len, CXB_MLX4_DS_SIZE);
-	len -= CXB_INL_FIRST;
-	extra = DIV_ROUND_UP(len, CXB_INL_NEXT);
-	len -= (extra - 1) * CXB_INL_NEXT;
-	return DIV_ROUND_UP(extra * CXB_MLX4_TXBB_SIZE + 4 + len,
-			    CXB_MLX4_DS_SIZE);
-}
-
 static void cxb_tx_write_inline(struct mlx4_wqe_ctrl_seg *ctrl,
 				const struct sk_buff *skb)
 {
-	u32 off = 0, left = skb->len, room = CXB_INL_FIRST;
-	void *seg = ctrl + 1;
+	u32 off = 0, left = skb->len, i;
 
-	while (left) {
-		struct mlx4_wqe_inline_seg *inl = seg;
-		u32 n = min(left, room);
+	for (i = 0; left; i++) {
+		struct mlx4_wqe_inline_seg *inl =
+			(void *)ctrl + cxb_mlx4_inline_seg_off(i);
+		u32 n = min(left, cxb_mlx4_inline_seg_max(i));
 
 		skb_copy_bits(skb, off, inl + 1, n);
-		inl->byte_count = cpu_to_be32(MLX4_INLINE_SEG | n);
+		inl->byte_count = cxb_mlx4_inline_bc(n);
 		off += n;
 		left -= n;
-		seg = (void *)ctrl + ALIGN(seg + 4 + n - (void *)ctrl,
-					   CXB_MLX4_TXBB_SIZE);
-		room = CXB_INL_NEXT;
 	}
 }
 
@@ -270,7 +252,7 @@ netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 
 	inl = skb->len <= ring->inline_max;
 	if (inl) {
-		ds = cxb_tx_inline_ds(skb->len);
+		ds = cxb_mlx4_inline_ds(skb->len);
 	} else {
 		ds = 1 + nr_frags + !!headlen;
 		if (unlikely(ds > CXB_MLX4_MAX_DS)) {
@@ -329,14 +311,18 @@ netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	/* BlueFlame carries this WQE only if it is the one ringing, and it
 	 * fits one BF buffer; such a WQE names its QP and ring index.
 	 */
-	op_own = cpu_to_be32(MLX4_OPCODE_SEND |
-			     cxb_mlx4_owner(ring->prod - nr_txbb, ring->size));
 	bf = send_db && ring->bf_on &&
 	     (nr_txbb << CXB_MLX4_TXBB_SHIFT) <= ring->bf_size;
 	if (bf) {
+		/* cxb_mlx4_bf_qpn(), from the pre-swapped doorbell value */
 		ctrl->qpn_vlan.bf_qpn = ring->doorbell_qpn | cpu_to_be32(ds);
-		op_own |= cpu_to_be32(((ring->prod - nr_txbb) & 0xffff) << 8);
+		op_own = cxb_mlx4_bf_owner_opcode(MLX4_OPCODE_SEND,
+						  ring->prod - nr_txbb,
+						  ring->size);
 	} else {
+		op_own = cpu_to_be32(MLX4_OPCODE_SEND |
+				     cxb_mlx4_owner(ring->prod - nr_txbb,
+						    ring->size));
 		ctrl->qpn_vlan.vlan_tag = 0;
 		ctrl->qpn_vlan.ins_vlan = 0;
 		ctrl->qpn_vlan.fence_size = ds;
@@ -376,11 +362,12 @@ netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		 */
 		smp_mb();
 		if (cxb_tx_free(ring, READ_ONCE(ring->cons)) >=
-		    CXB_TX_WAKE_ROOM) {
+		    CXB_TX_WAKE_ROOM && netif_tx_queue_stopped(ring->txq)) {
+			/* Undone at once: not counted as a stop. */
 			netif_tx_start_queue(ring->txq);
-			u64_stats_update_begin(&ring->cstats_sync);
-			ring->wake_queue++;
-			u64_stats_update_end(&ring->cstats_sync);
+			u64_stats_update_begin(&ring->xstats_sync);
+			ring->queue_stopped--;
+			u64_stats_update_end(&ring->xstats_sync);
 		}
 	}
 	return NETDEV_TX_OK;
@@ -401,12 +388,22 @@ drop:
 }
 
 /* Ring a doorbell avoidance deferred, if any. Queue xmit lock held. */
-void cxb_tx_flush_deferred(struct cxb_tx_ring *ring)
+static bool cxb_tx_ring_deferred_locked(struct cxb_tx_ring *ring)
 {
-	if (!xchg(&ring->db_pending, false))
-		return;
+	if (!xchg(&ring->db_pending, false) || ring->prod_bell == ring->prod)
+		return false;
 	cxb_tx_ring_doorbell(ring);
 	WRITE_ONCE(ring->prod_bell, ring->prod);
+	return true;
+}
+
+/* Doorbell avoidance turned off: ring what it deferred. Queue xmit lock
+ * held.
+ */
+void cxb_tx_flush_deferred(struct cxb_tx_ring *ring)
+{
+	if (!cxb_tx_ring_deferred_locked(ring))
+		return;
 	u64_stats_update_begin(&ring->xstats_sync);
 	ring->doorbells++;
 	u64_stats_update_end(&ring->xstats_sync);
@@ -416,8 +413,23 @@ void cxb_tx_flush_deferred(struct cxb_tx_ring *ring)
 static void cxb_tx_completion_doorbell(struct cxb_tx_ring *ring)
 {
 	u32 bell, prod;
+	bool rang;
 
-	if (!READ_ONCE(ring->db_pending) || !xchg(&ring->db_pending, false))
+	if (!READ_ONCE(ring->db_pending))
+		return;
+	if (READ_ONCE(ring->bf_on)) {
+		/* xmit may sit between the owner bit and the BlueFlame copy of
+		 * a WQE: a doorbell now would announce it before its BF post.
+		 * Ring with xmit excluded instead.
+		 */
+		__netif_tx_lock(ring->txq, smp_processor_id());
+		rang = cxb_tx_ring_deferred_locked(ring);
+		__netif_tx_unlock(ring->txq);
+		if (rang)
+			goto count;
+		return;
+	}
+	if (!xchg(&ring->db_pending, false))
 		return;
 	bell = READ_ONCE(ring->prod_bell);
 	prod = READ_ONCE(ring->prod);
@@ -432,6 +444,7 @@ static void cxb_tx_completion_doorbell(struct cxb_tx_ring *ring)
 	else if (cmpxchg(&ring->prod_bell, bell, prod) != bell)
 		return;
 	cxb_tx_ring_doorbell(ring);
+count:
 	/* Reported within tx_doorbells too (cxb_get_tx_stats()). */
 	u64_stats_update_begin(&ring->cstats_sync);
 	ring->doorbell_by_completion++;
