@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run the kernel's checkpatch.pl (--strict --no-tree -f) over every project
+# C source and header: drivers/, include/, tools/testing/cxbell/ (unit tests
+# and helpers). checkpatch.pl, spelling.txt and const_structs.checkpatch
+# come from Debian's linux-source tarball (/usr/src/linux-source-*.tar.xz,
+# package linux-source, see scripts/install-deps.sh); they are extracted
+# once into tools/testing/cxbell/.build/checkpatch/.
+#
+#   scripts/checkpatch.sh [FILE...]     (default: all project files)
+#
+# Prints checkpatch's normal output and a summary line
+# "checkpatch: N files, E errors, W warnings, C checks".
+# Exits 1 if any ERROR was reported (warnings and checks do not fail).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${CXBELL_BUILD_DIR:-$top/tools/testing/cxbell/.build}
+
+# The tarball of the kernel series we build against, else the newest.
+kver=$("$top/scripts/kver.sh" 2>/dev/null || uname -r)
+series=$(echo "$kver" | cut -d. -f1,2)
+tarball=/usr/src/linux-source-$series.tar.xz
+if [ ! -e "$tarball" ]; then
+	tarball=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1)
+fi
+if [ -z "$tarball" ] || [ ! -e "$tarball" ]; then
+	echo "checkpatch: no /usr/src/linux-source-*.tar.xz (run scripts/install-deps.sh)" >&2
+	exit 1
+fi
+
+cp_dir=$build/checkpatch/$(basename "$tarball" .tar.xz)
+cp_pl=$cp_dir/checkpatch.pl
+if [ ! -e "$cp_pl" ] || [ "$tarball" -nt "$cp_pl" ]; then
+	echo "checkpatch: extracting checkpatch.pl from $tarball" >&2
+	mkdir -p "$build/checkpatch"
+	tmp=$(mktemp -d "$build/checkpatch/x.XXXXXX")
+	tar -xJf "$tarball" -C "$tmp" --wildcards --no-wildcards-match-slash \
+		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+		'*/scripts/const_structs.checkpatch'
+	mkdir -p "$cp_dir"
+	mv "$tmp"/*/scripts/* "$cp_dir/"
+	rm -rf "$tmp"
+	touch "$cp_pl"
+fi
+
+files=("$@")
+if [ ${#files[@]} = 0 ]; then
+	while IFS= read -r -d '' f; do
+		files+=("${f#./}")
+	done < <(cd "$top" && find drivers include tools/testing/cxbell \
+		-path '*/.build' -prune -o \
+		\( -name '*.c' -o -name '*.h' \) ! -name '*.mod.c' -type f -print0 \
+		2>/dev/null | sort -z)
+fi
+if [ ${#files[@]} = 0 ]; then
+	echo "checkpatch: 0 files, 0 errors, 0 warnings, 0 checks"
+	exit 0
+fi
+
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+set +e
+(cd "$top" && perl "$cp_pl" --strict --no-tree --no-summary-file --color=never \
+	-f "${files[@]}") >"$out" 2>&1
+set -e
+cat "$out"
+
+# "total: 1 errors, 2 warnings, 3 checks, 45 lines checked" per file.
+read -r nerr nwarn nchk < <(awk '/^total: [0-9]+ errors/ {
+	e += $2; w += $4; c += $6; n++ } END { print e + 0, w + 0, c + 0 }' "$out")
+nfiles=$(grep -c '^total: [0-9]* errors' "$out" || true)
+echo "checkpatch: $nfiles files, $nerr errors, $nwarn warnings, $nchk checks"
+if [ "$nfiles" != "${#files[@]}" ]; then
+	echo "checkpatch: checkpatch.pl reported on $nfiles of ${#files[@]} files" >&2
+	exit 1
+fi
+[ "$nerr" = 0 ]

@@ -1,0 +1,22 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# THE test command (README, .ci/run):  bash scripts/run-tests.sh
+#
+# Installs what is missing (scripts/install-deps.sh), then runs the whole
+# suite with tools/testing/cxbell/run-tests: checkpatch, the build (make),
+# host unit tests if present, and the VM tests in one QEMU boot. Options
+# are passed to run-tests (e.g. -v, or test names). The last line printed
+# is "N passed, N failed, N skipped"; the exit status is nonzero iff a
+# test failed.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+
+if ! bash scripts/install-deps.sh; then
+	echo "FAIL install-deps"
+	echo "0 passed, 1 failed, 0 skipped"
+	exit 1
+fi
+exec tools/testing/cxbell/run-tests "$@"

@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# /init of the cxbell test VM (busybox sh). Mounts the pseudo file systems,
+# brings lo up, runs /cxbell-run/script with the arguments vm-run stored in
+# /cxbell-run/args, prints the exit marker and powers off. Kernel messages
+# of level warning and above go to the console (ttyS0) where vm-run scans
+# them; nothing else is printed.
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+mount -t tmpfs tmpfs /run
+mount -t tmpfs tmpfs /tmp
+mount -t debugfs debugfs /sys/kernel/debug
+hostname cxbell-vm
+ip link set lo up
+
+# Show warnings (level 4) on the console too, so vm-run sees them.
+dmesg -n 5
+
+token=none
+[ -r /cxbell-run/token ] && read -r token </cxbell-run/token
+
+rc=127
+if [ -r /cxbell-run/script ]; then
+	set --
+	[ -r /cxbell-run/args ] && . /cxbell-run/args
+	cd /cxbell-run && sh ./script "$@" </dev/null
+	rc=$?
+	cd /
+else
+	echo "cxbell-init: no /cxbell-run/script"
+fi
+
+echo "@@cxbell-vm-exit:$token:$rc@@"
+poweroff -f

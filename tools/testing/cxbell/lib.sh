@@ -1,0 +1,290 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shared helpers for the cxbell VM tests and demos (POSIX sh; in the guest
+# /bin/sh is dash and the tools are busybox + iproute2 + ethtool).
+# In the guest this file is /cxbell/lib.sh:  . /cxbell/lib.sh
+#
+# KTAP:
+#   ktap_plan N             print "KTAP version 1" and "1..N", clear dmesg
+#   ktap_ok NAME [COND...]  "ok" if COND (a command) succeeds or is absent,
+#                           else "not ok"; either way turned into "not ok"
+#                           if the kernel log got a bad line since the last
+#                           result (the lines are printed as diagnostics)
+#   ktap_fail NAME [WHY]    "not ok" (WHY printed as a diagnostic)
+#   ktap_skip NAME WHY      "ok N NAME # SKIP WHY"
+#   ktap_diag MSG...        "# MSG" (diagnostics precede their result)
+#   ktap_finish             emit "not ok" for every planned case not
+#                           reported (the test aborted), exit 0 iff all ok
+# Names must not contain spaces.
+#
+# cxbell / cxbell_sim:
+#   cxb_load / cxb_unload           modprobe / rmmod both modules
+#   cxb_new ID [NPORTS]             create adapter ID, wait for its netdevs
+#   cxb_del ID                      delete adapter ID
+#   cxb_netdev ID PORT              name of the netdev of port PORT
+#   cxb_stat IF NAME [NS]           one ethtool -S counter of IF (netns NS)
+#   sim_ctr ID PORT NAME            one sim debugfs counter of a port
+#   sim_engine ID [inline|deferred] set (or print) the adapter's engine
+#   sim_reset ID                    reset the adapter's sim counters
+#   sim_dma_live [ID]               live DMA mappings (all, or adapter ID)
+#   no_ipv6                         no IPv6 on new interfaces (no stray
+#                                   DAD/MLD/RS frames disturbing counters)
+#   pktgen_run IF COUNT BURST DSTMAC [PKTSIZE]
+#                                   send COUNT packets with pktgen on IF,
+#                                   wait for the end; prints pktgen's pps
+#                                   and packets sent ("pkts-sofar": more
+#                                   than COUNT when a queue stop cut a
+#                                   burst: pktgen only checks the count
+#                                   between bursts)
+#   wait_until SECONDS CMD...       poll CMD every 0.1 s until it succeeds
+
+# iproute2, also if a script runs under busybox sh (which would run its
+# own "ip" applet whatever PATH says).
+ip() { /usr/sbin/ip "$@"; }
+
+CXB_DBG=/sys/kernel/debug/cxbell_sim
+CXB_BUS=/sys/bus/cxbell_sim
+CXB_BAD='WARNING:|BUG:|Oops|Call Trace|general protection|refcount_t|list_add corruption|list_del corruption|RCU stall|rcu: INFO|stall on CPU|detected stalls|hung task|blocked for more than|UBSAN|KASAN|Kernel panic'
+
+ktap_n=0
+ktap_planned=0
+ktap_failed=0
+
+ktap_diag()
+{
+	echo "# $*"
+}
+
+# Print the bad kernel log lines since the last call (and clear the log).
+ktap_dmesg_bad()
+{
+	dmesg -c 2>/dev/null | grep -aE "$CXB_BAD"
+}
+
+ktap_plan()
+{
+	ktap_planned=$1
+	echo "KTAP version 1"
+	echo "1..$1"
+	dmesg -c >/dev/null 2>&1
+}
+
+# Diagnostics come before the result they belong to (run-tests shows the
+# "#" lines printed since the previous result under a failure).
+ktap_fail()
+{
+	ktap_n=$((ktap_n + 1))
+	ktap_failed=$((ktap_failed + 1))
+	[ -n "${2:-}" ] && ktap_diag "$2"
+	ktap_dmesg_bad | sed 's/^/# dmesg: /'
+	echo "not ok $ktap_n $1"
+	return 0
+}
+
+ktap_ok()
+{
+	_name=$1
+	shift
+	if [ $# -gt 0 ] && ! "$@"; then
+		ktap_fail "$_name" "failed: $*"
+		return 1
+	fi
+	_bad=$(ktap_dmesg_bad)
+	if [ -n "$_bad" ]; then
+		ktap_n=$((ktap_n + 1))
+		ktap_failed=$((ktap_failed + 1))
+		ktap_diag "bad kernel log lines:"
+		printf '%s\n' "$_bad" | sed 's/^/# dmesg: /'
+		echo "not ok $ktap_n $_name"
+		return 1
+	fi
+	ktap_n=$((ktap_n + 1))
+	echo "ok $ktap_n $_name"
+}
+
+ktap_skip()
+{
+	ktap_n=$((ktap_n + 1))
+	echo "ok $ktap_n $1 # SKIP ${2:-}"
+}
+
+ktap_finish()
+{
+	while [ "$ktap_n" -lt "$ktap_planned" ]; do
+		ktap_fail "not_reached_$((ktap_n + 1))" "test aborted before this case"
+	done
+	[ "$ktap_failed" = 0 ]
+	exit $?
+}
+
+# Poll a command until it succeeds; 1 if it never did within SECONDS.
+wait_until()
+{
+	_t=$(($1 * 10))
+	shift
+	while [ "$_t" -gt 0 ]; do
+		"$@" && return 0
+		sleep 0.1
+		_t=$((_t - 1))
+	done
+	"$@"
+}
+
+# Assert helpers for ktap_ok: eq A B [WHAT], le A B [WHAT].
+eq()
+{
+	[ "$1" = "$2" ] && return 0
+	ktap_diag "${3:-value}: got '$1', want '$2'"
+	return 1
+}
+
+le()
+{
+	[ -n "$1" ] && [ -n "$2" ] && [ "$1" -le "$2" ] && return 0
+	ktap_diag "${3:-value}: got '$1', want <= '$2'"
+	return 1
+}
+
+cxb_load()
+{
+	modprobe cxbell && modprobe cxbell_sim
+}
+
+cxb_unload()
+{
+	_rc=0
+	if [ -d /sys/module/cxbell_sim ]; then
+		rmmod cxbell_sim || _rc=1
+	fi
+	if [ -d /sys/module/cxbell ]; then
+		rmmod cxbell || _rc=1
+	fi
+	return $_rc
+}
+
+# Netdev names of adapter ID (one per line), from sysfs.
+cxb_netdevs()
+{
+	for _n in "$CXB_BUS/devices/cxbell_sim$1"/cxbell_sim.port.*/net/*; do
+		[ -e "$_n" ] && basename "$_n"
+	done
+}
+
+cxb_has_netdevs()
+{
+	[ "$(cxb_netdevs "$1" | wc -l)" -ge "$2" ]
+}
+
+cxb_new()
+{
+	echo "$1 ${2:-2}" >"$CXB_BUS/new_device" || return 1
+	# The netdevs appear only if cxbell is loaded.
+	[ -d /sys/module/cxbell ] || return 0
+	wait_until 10 cxb_has_netdevs "$1" "${2:-2}"
+}
+
+cxb_del()
+{
+	echo "$1" >"$CXB_BUS/del_device"
+}
+
+cxb_netdev()
+{
+	for _n in $(cxb_netdevs "$1"); do
+		if [ "$(cat "/sys/class/net/$_n/dev_port")" = "$2" ]; then
+			echo "$_n"
+			return 0
+		fi
+	done
+	return 1
+}
+
+cxb_stat()
+{
+	if [ -n "${3:-}" ]; then
+		ip netns exec "$3" ethtool -S "$1"
+	else
+		ethtool -S "$1"
+	fi | awk -v n="$2" '$1 == n ":" { print $2; f = 1 } END { exit !f }'
+}
+
+sim_ctr()
+{
+	cat "$CXB_DBG/cxbell_sim$1/port$2/$3"
+}
+
+sim_engine()
+{
+	if [ -n "${2:-}" ]; then
+		echo "$2" >"$CXB_DBG/cxbell_sim$1/engine"
+	else
+		cat "$CXB_DBG/cxbell_sim$1/engine"
+	fi
+}
+
+sim_reset()
+{
+	echo 1 >"$CXB_DBG/cxbell_sim$1/reset_counters"
+}
+
+sim_dma_live()
+{
+	if [ -n "${1:-}" ]; then
+		cat "$CXB_DBG/cxbell_sim$1/dma_live"
+	else
+		cat "$CXB_DBG/dma_live"
+	fi
+}
+
+no_ipv6()
+{
+	sysctl -qw net.ipv6.conf.all.disable_ipv6=1 >/dev/null 2>&1
+	sysctl -qw net.ipv6.conf.default.disable_ipv6=1 >/dev/null 2>&1
+	return 0
+}
+
+# Write one pktgen command and check pktgen accepted it.
+pgset()
+{
+	echo "$2" >"$1" || { ktap_diag "pktgen: '$2' > $1 failed" >&2; return 1; }
+	case $1 in
+	*/pgctrl) return 0 ;;
+	esac
+	if ! grep -q '^Result: OK' "$1"; then
+		ktap_diag "pktgen: '$2': $(grep '^Result' "$1")" >&2
+		return 1
+	fi
+}
+
+# pktgen_run IF COUNT BURST DSTMAC [PKTSIZE]: one run on kpktgend_0.
+# Prints pktgen's packets per second and packets sent.
+pktgen_run()
+{
+	_pg=/proc/net/pktgen
+	[ -d $_pg ] || modprobe pktgen || return 1
+	pgset $_pg/kpktgend_0 rem_device_all || return 1
+	pgset $_pg/kpktgend_0 "add_device $1" || return 1
+	_d=$_pg/$1
+	pgset "$_d" "count $2" &&
+	pgset "$_d" "pkt_size ${5:-60}" &&
+	pgset "$_d" "clone_skb 0" &&
+	pgset "$_d" "burst $3" &&
+	pgset "$_d" "delay 0" &&
+	pgset "$_d" "dst 10.0.0.2" &&
+	pgset "$_d" "dst_mac $4" || return 1
+	# pktgen's thread never sleeps; at nice 0 it starves ksoftirqd, where
+	# NAPI (TX completion, the peer's RX refill) lands once softirqs are
+	# deferred, and the peer drops frames. Nice 19 lets NAPI keep up.
+	renice "${CXB_PKTGEN_NICE:-19}" -p "$(pidof kpktgend_0)" >/dev/null 2>&1
+	pgset $_pg/pgctrl start || return 1
+	# "Result: OK: 1234(c1000+d234) usec, 102400 (60byte,0frags)"
+	# "  82000pps 39Mb/sec (...) errors: 0"
+	if ! grep -q '^Result: OK' "$_d"; then
+		ktap_diag "pktgen: $(grep '^Result' "$_d")" >&2
+		return 1
+	fi
+	# "     pkts-sofar: 102400  errors: 0"
+	echo "$(sed -n 's/^ *\([0-9]*\)pps .*/\1/p' "$_d")" \
+		"$(sed -n 's/^ *pkts-sofar: *\([0-9]*\).*/\1/p' "$_d")"
+	pgset $_pg/kpktgend_0 rem_device_all
+}

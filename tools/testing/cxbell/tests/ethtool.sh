@@ -1,0 +1,172 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# ethtool interface of cxbell (see the interface spec):
+#   -i: driver cxbell, bus-info = the auxiliary device name
+#   -g/-G: tx/rx rings, powers of two 64..8192, default 1024; 100, 16384
+#          and 32 are rejected with an error message
+#   -l/-L: combined channels 1..max, default 1; 0 and max+1 rejected
+#   -S: every counter name of the spec, global and per ring
+. /cxbell/lib.sh
+
+ktap_plan 11
+no_ipv6
+
+STATS="tx_packets tx_bytes tx_xmit_more tx_doorbells tx_doorbell_on_stop
+tx_queue_stopped tx_wake_queue tx_dropped tx_cqes rx_packets rx_bytes
+rx_dropped rx_cqes napi_polls irqs"
+TXQ_STATS="packets bytes xmit_more doorbells doorbell_on_stop queue_stopped
+wake_queue dropped cqes"
+RXQ_STATS="packets bytes dropped cqes"
+
+setup()
+{
+	cxb_load && cxb_new 1 2 || return 1
+	p0=$(cxb_netdev 1 0) && p1=$(cxb_netdev 1 1) || return 1
+	ip link set "$p0" up && ip link set "$p1" up
+}
+
+# ring VALUE of "Current hardware settings" (cur) or "Pre-set maximums" (max)
+ring()
+{
+	ethtool -g "$p0" | awk -v which="$1" -v key="$2:" '
+		/^Pre-set maximums/ { s = "max" } /^Current hardware/ { s = "cur" }
+		s == which && $1 == key { print $2; exit }'
+}
+
+chan()
+{
+	ethtool -l "$p0" | awk -v which="$1" '
+		/^Pre-set maximums/ { s = "max" } /^Current hardware/ { s = "cur" }
+		s == which && $1 == "Combined:" { print $2; exit }'
+}
+
+drvinfo()
+{
+	out=$(ethtool -i "$p0") || return 1
+	eq "$(echo "$out" | sed -n 's/^driver: //p')" cxbell "driver" || return 1
+	bus=$(basename "$(readlink "/sys/class/net/$p0/device")")
+	eq "$(echo "$out" | sed -n 's/^bus-info: //p')" "$bus" "bus-info"
+}
+
+rings_default()
+{
+	eq "$(ring cur TX)" 1024 "tx ring" && eq "$(ring cur RX)" 1024 "rx ring" &&
+	eq "$(ring max TX)" 8192 "tx max" && eq "$(ring max RX)" 8192 "rx max"
+}
+
+rings_set()
+{
+	for n in 64 128 256 512 2048 4096 8192 1024; do
+		ethtool -G "$p0" tx $n rx $n || { ktap_diag "-G tx/rx $n failed"; return 1; }
+		eq "$(ring cur TX)" $n "tx after -G $n" && eq "$(ring cur RX)" $n "rx after -G $n" ||
+			return 1
+	done
+	ethtool -G "$p0" tx 64 && ethtool -G "$p0" rx 8192 || return 1
+	eq "$(ring cur TX)/$(ring cur RX)" 64/8192 "tx/rx" || return 1
+	ethtool -G "$p0" tx 1024 rx 1024
+	# The link still works after the changes.
+	wait_until 5 carrier_up
+}
+
+carrier_up() { [ "$(cat "/sys/class/net/$p0/carrier")" = 1 ]; }
+
+# -G must fail with a message and leave the rings alone.
+reject_ring()
+{
+	if out=$(ethtool -G "$p0" "$1" "$2" 2>&1); then
+		ktap_diag "-G $1 $2 accepted"
+		return 1
+	fi
+	[ -n "$out" ] || { ktap_diag "-G $1 $2 failed without a message"; return 1; }
+	ktap_diag "-G $1 $2: $(echo "$out" | head -n 1)"
+	eq "$(ring cur TX)/$(ring cur RX)" 1024/1024 "rings after rejected -G"
+}
+
+rings_reject()
+{
+	reject_ring tx 100 && reject_ring rx 100 && reject_ring tx 16384 &&
+	reject_ring rx 16384 && reject_ring tx 32
+}
+
+channels_default()
+{
+	# One channel per online CPU, at most the port's maximum.
+	want=$(nproc)
+	[ "$want" -le "$(chan max)" ] || want=$(chan max)
+	eq "$(chan cur)" "$want" "combined channels (online CPUs)"
+}
+
+channels_set()
+{
+	max=$(chan max)
+	[ -n "$max" ] && [ "$max" -ge 1 ] || { ktap_diag "max combined '$max'"; return 1; }
+	k=1
+	while [ $k -le "$max" ]; do
+		ethtool -L "$p0" combined $k || { ktap_diag "-L combined $k failed"; return 1; }
+		eq "$(chan cur)" $k "combined after -L $k" || return 1
+		eq "$(ls -d /sys/class/net/$p0/queues/tx-* | wc -l)" $k "tx queues" || return 1
+		k=$((k + 1))
+	done
+	ethtool -L "$p0" combined 1 || return 1
+	wait_until 5 carrier_up
+}
+
+channels_reject()
+{
+	max=$(chan max)
+	for k in 0 $((max + 1)); do
+		if ethtool -L "$p0" combined $k >/dev/null 2>&1; then
+			ktap_diag "-L combined $k accepted"
+			return 1
+		fi
+	done
+	eq "$(chan cur)" 1 "combined after rejected -L"
+}
+
+stats_names()
+{
+	out=$(ethtool -S "$p0") || return 1
+	names=$(echo "$out" | sed -n 's/^ *\([a-z0-9_]*\): .*/\1/p')
+	want=$STATS
+	n=$(chan cur)
+	q=0
+	while [ $q -lt "$n" ]; do
+		for s in $TXQ_STATS; do want="$want tx${q}_$s"; done
+		for s in $RXQ_STATS; do want="$want rx${q}_$s"; done
+		q=$((q + 1))
+	done
+	missing=
+	for s in $want; do
+		echo "$names" | grep -qx "$s" || missing="$missing $s"
+	done
+	[ -z "$missing" ] && return 0
+	ktap_diag "missing:$missing"
+	return 1
+}
+
+stats_names_max()
+{
+	ethtool -L "$p0" combined "$(chan max)" || return 1
+	stats_names || return 1
+	ethtool -L "$p0" combined 1
+}
+
+teardown()
+{
+	cxb_del 1 || return 1
+	eq "$(sim_dma_live)" 0 "dma_live after teardown" || return 1
+	cxb_unload
+}
+
+ktap_ok setup_adapter setup || ktap_finish
+ktap_ok driver_info drvinfo
+ktap_ok rings_default_1024 rings_default
+ktap_ok channels_default_online_cpus channels_default
+ktap_ok rings_set_powers_of_two rings_set
+ktap_ok rings_reject_100_16384_32 rings_reject
+ktap_ok channels_set_1_to_max channels_set
+ktap_ok channels_reject_0_and_max_plus_1 channels_reject
+ktap_ok stats_names stats_names
+ktap_ok stats_names_max_rings stats_names_max
+ktap_ok teardown_dma_live_zero teardown
+ktap_finish
