@@ -85,6 +85,8 @@ struct cxb_rx_stats {
 	u64 bytes;
 	u64 dropped;
 	u64 cqes;
+	u64 csum_unnecessary;
+	u64 csum_none;
 };
 
 struct cxb_cq {
@@ -182,6 +184,8 @@ struct cxb_rx_ring {
 	u64 bytes;
 	u64 dropped;
 	u64 cqes;
+	u64 csum_unnecessary;
+	u64 csum_none;
 
 	/* Read-mostly */
 	struct mlx4_wqe_data_seg *buf;

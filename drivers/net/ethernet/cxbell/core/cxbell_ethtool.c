@@ -35,6 +35,8 @@ static const struct cxb_stat_desc cxb_rx_stats_desc[] = {
 	CXB_RX_STAT(bytes),
 	CXB_RX_STAT(dropped),
 	CXB_RX_STAT(cqes),
+	CXB_RX_STAT(csum_unnecessary),
+	CXB_RX_STAT(csum_none),
 };
 
 static const char cxb_dev_stats_names[][ETH_GSTRING_LEN] = {

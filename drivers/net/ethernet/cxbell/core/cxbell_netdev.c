@@ -270,6 +270,8 @@ static void cxb_fold_stats(struct cxb_priv *priv, struct cxb_channel *ch)
 	priv->rx_base.bytes += r.bytes;
 	priv->rx_base.dropped += r.dropped;
 	priv->rx_base.cqes += r.cqes;
+	priv->rx_base.csum_unnecessary += r.csum_unnecessary;
+	priv->rx_base.csum_none += r.csum_none;
 	priv->polls_base += ch->polls;
 	priv->irqs_base += ch->tx_cq.irqs + ch->rx_cq.irqs;
 }
@@ -526,6 +528,8 @@ void cxb_get_rx_stats(const struct cxb_rx_ring *ring, struct cxb_rx_stats *s)
 		s->bytes = ring->bytes;
 		s->dropped = ring->dropped;
 		s->cqes = ring->cqes;
+		s->csum_unnecessary = ring->csum_unnecessary;
+		s->csum_none = ring->csum_none;
 	} while (u64_stats_fetch_retry(&ring->stats_sync, start));
 }
 

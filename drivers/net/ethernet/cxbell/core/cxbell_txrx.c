@@ -643,14 +643,14 @@ void cxb_rx_ring_drain(struct cxb_rx_ring *ring)
 	}
 }
 
-static void cxb_rx_csum(struct sk_buff *skb, const struct mlx4_cqe *cqe)
+/* True if the device verified the IP header and TCP/UDP checksums. */
+static bool cxb_rx_csum_ok(const struct mlx4_cqe *cqe)
 {
 	u16 status = be16_to_cpu(cqe->status);
 
-	if ((status & MLX4_CQE_STATUS_IPOK) &&
-	    (status & (MLX4_CQE_STATUS_TCP | MLX4_CQE_STATUS_UDP)) &&
-	    cqe->checksum == cpu_to_be16(0xffff))
-		skb->ip_summed = CHECKSUM_UNNECESSARY;
+	return (status & MLX4_CQE_STATUS_IPOK) &&
+	       (status & (MLX4_CQE_STATUS_TCP | MLX4_CQE_STATUS_UDP)) &&
+	       cqe->checksum == cpu_to_be16(0xffff);
 }
 
 static int cxb_rx_poll(struct cxb_channel *ch, int budget)
@@ -659,7 +659,7 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 	bool rxcsum = dev->features & NETIF_F_RXCSUM;
 	struct cxb_rx_ring *ring = &ch->rx;
 	struct cxb_cq *cq = &ch->rx_cq;
-	u32 bytes = 0, dropped = 0;
+	u32 bytes = 0, dropped = 0, csum_ok = 0;
 	u32 ci = cq->ci;
 	int done = 0;
 
@@ -698,8 +698,10 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 		skb_reserve(skb, CXB_RX_HEADROOM);
 		skb_put(skb, len);
 		skb->protocol = eth_type_trans(skb, dev);
-		if (likely(rxcsum))
-			cxb_rx_csum(skb, cqe);
+		if (likely(rxcsum) && cxb_rx_csum_ok(cqe)) {
+			skb->ip_summed = CHECKSUM_UNNECESSARY;
+			csum_ok++;
+		}
 		skb_record_rx_queue(skb, ch->idx);
 		bytes += len;
 		napi_gro_receive(&ch->napi, skb);
@@ -717,6 +719,8 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 	ring->bytes += bytes;
 	ring->dropped += dropped;
 	ring->cqes += done;
+	ring->csum_unnecessary += csum_ok;
+	ring->csum_none += done - dropped - csum_ok;
 	u64_stats_update_end(&ring->stats_sync);
 	return done;
 }
