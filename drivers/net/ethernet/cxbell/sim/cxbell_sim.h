@@ -81,12 +81,48 @@
  * read. Doorbell records (RQ producer, CQ consumer) are read only when the
  * cached copy says the ring is empty (RQ) or full (CQ). A CQE is one
  * 32-byte write, a frame one write of its length.
+ *
+ * Link-level flow control (802.3x global pause). Each port has a debugfs
+ * bool "pause" (rw, default on, as mlx4_en's rx_pause/tx_pause): with it
+ * on, the port sends PAUSE when a frame finds no posted receive WQE on the
+ * RQ it is steered to, so the cable is lossless. The sender honours it
+ * whatever its own setting (the model keeps one switch per port, the
+ * receiver's). The sending queue's engine stops at that frame: the frame
+ * stays in the port's transmit buffer (its WQE was read, counted once),
+ * the WQE gets no CQE, and no later WQE of the queue is executed; they
+ * stay announced, and doorbells keep announcing. The sender counts
+ * tx_paused and the receiver rx_pause, once per stop. The device does not
+ * see host memory, so the stopped engines of a port try their frames
+ * again (re-reading the RQ producer record) when:
+ *   - the receiving port's driver writes any register (its CQ arm at the
+ *     end of a NAPI poll is the usual one);
+ *   - the sending port's pause timer expires, every CXB_SIM_PAUSE_RETRY_US
+ *     while one of its engines is stopped (a soft hrtimer);
+ *   - the receiver turns pause off, loses an RQ or closes, or the sender
+ *     closes.
+ * The inline engine does that in the trigger's context, fairly: the held
+ * frames of all the port's stopped queues are tried first, in an order
+ * that rotates, then the queues whose frame left run on. The deferred
+ * engine queues the work items. A queue's own doorbells do not resume it.
+ * Each try delivers the frame, drops it (rx_dropped: pause off, frame too
+ * long, RQ gone, ...) or discards it (tx_discarded: either port closed or
+ * no RQ at all), or stops again (not counted again). Then the WQE is
+ * completed and the engine goes on. With pause off at the receiver a
+ * frame without a receive WQE is dropped. The stranded detector skips a
+ * stopped queue; destroying it drops the held frame with the unexecuted
+ * WQEs. A BlueFlame copy that finds the copy queue full while the engine
+ * is stopped is not kept: its WQE is fetched from ring memory (it was
+ * checked equal), as a doorbell would.
+ * Locks: the sender's SQ lock, then the receiver's RQ lock, never the other
+ * way; resume triggers of the receiver hold none of its locks.
  */
 #ifndef _CXBELL_SIM_H
 #define _CXBELL_SIM_H
 
+#include <linux/atomic.h>
 #include <linux/dma-direction.h>
 #include <linux/device.h>
+#include <linux/hrtimer.h>
 #include <linux/idr.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
@@ -144,6 +180,7 @@
 #define CXB_SIM_STRANDED_PERIOD_MS 50
 #define CXB_SIM_STRANDED_IDLE_MS 100
 #define CXB_SIM_PASS_IRQS	8
+#define CXB_SIM_PAUSE_RETRY_US	1000	/* stopped engine: try again */
 
 enum cxb_sim_engine_mode {
 	CXB_SIM_ENGINE_INLINE,
@@ -168,6 +205,8 @@ enum cxb_sim_cnt {
 	CXB_SIM_C_RX_BYTES,
 	CXB_SIM_C_RX_DROPPED,
 	CXB_SIM_C_TX_DISCARDED,
+	CXB_SIM_C_TX_PAUSED,		/* engine stops: the peer pushed back */
+	CXB_SIM_C_RX_PAUSE,		/* pushbacks: no RX WQE, pause on */
 	CXB_SIM_C_PCIE_MMIO,
 	CXB_SIM_C_PCIE_DESC_READ,
 	CXB_SIM_C_PCIE_DATA_READ,
@@ -195,6 +234,17 @@ struct cxb_sim_stats {
 
 struct cxb_sim_port;
 struct cxb_sim_adapter;
+
+/* What the parser found in a frame (cxbell_sim_pkt.c) */
+struct cxb_sim_pkt {
+	unsigned int l3_off;
+	unsigned int l4_off;
+	unsigned int l4_len;
+	u16 l3;			/* ETH_P_IP, ETH_P_IPV6 or 0 */
+	u8 l4;			/* IPPROTO_TCP, IPPROTO_UDP or 0 */
+	bool frag;		/* IPv4 fragment */
+	bool ipopt;		/* IPv4 options present */
+};
 
 /* One live DMA mapping, in the adapter's maps xarray at its slot. */
 struct cxb_sim_map {
@@ -260,6 +310,15 @@ struct cxb_sim_sq {
 	u32 stranded_idx;
 	unsigned long last_active;	/* jiffies of last doorbell/progress */
 	struct work_struct work;	/* deferred engine */
+	/* Link-level pause: the frame of WQE @held_idx (executed, @done
+	 * past it) waits in @frame for a receive WQE at the peer.
+	 */
+	bool paused;
+	bool held_cqe;		/* its WQE asked for a completion */
+	u32 held_idx;
+	unsigned int held_len;	/* gathered bytes (CQE byte_cnt) */
+	unsigned int held_wire;	/* on the wire, padded */
+	struct cxb_sim_pkt held_pk;
 	u8 *frame;		/* CXB_SIM_FRAME_PAD + CXB_SIM_FRAME_MAX */
 	union cxb_sim_wqe wqe;
 	/* BlueFlame copies not executed yet, in index order */
@@ -306,6 +365,10 @@ struct cxb_sim_port {
 	unsigned int mtu;
 	bool enabled;
 	bool link;
+	bool pause;		/* 802.3x: push back instead of dropping */
+	atomic_t paused_sqs;	/* own SQs whose engine is paused */
+	atomic_t resume_rr;	/* rotates the order queues resume in */
+	struct hrtimer pause_timer;	/* retry while an engine is paused */
 	cxb_link_fn link_cb;
 	void *link_ctx;
 	struct cxb_sim_stats __percpu *stats;
@@ -395,6 +458,10 @@ void cxb_sim_sq_doorbell(struct cxb_sim_sq *sq);
 void cxb_sim_sq_bf(struct cxb_sim_sq *sq, const void *wqe, unsigned int len);
 void cxb_sim_sq_stop(struct cxb_sim_sq *sq);
 void cxb_sim_stranded_work(struct work_struct *work);
+void cxb_sim_port_resume(struct cxb_sim_port *port);
+void cxb_sim_port_resume_peer(struct cxb_sim_port *port);
+void cxb_sim_port_pause_init(struct cxb_sim_port *port);
+void cxb_sim_port_pause_stop(struct cxb_sim_port *port);
 
 /* cxbell_sim_cq.c */
 bool cxb_sim_cq_room(struct cxb_sim_cq *cq);
@@ -404,17 +471,7 @@ void cxb_sim_cq_arm(struct cxb_sim_cq *cq, u32 ci);
 void cxb_sim_pass_end(struct cxb_sim_pass *pass);
 void cxb_sim_cq_put(struct cxb_sim_cq *cq);
 
-/* cxbell_sim_pkt.c */
-struct cxb_sim_pkt {
-	unsigned int l3_off;
-	unsigned int l4_off;
-	unsigned int l4_len;
-	u16 l3;			/* ETH_P_IP, ETH_P_IPV6 or 0 */
-	u8 l4;			/* IPPROTO_TCP, IPPROTO_UDP or 0 */
-	bool frag;		/* IPv4 fragment */
-	bool ipopt;		/* IPv4 options present */
-};
-
+/* cxbell_sim_pkt.c (struct cxb_sim_pkt above) */
 void cxb_sim_pkt_parse(const u8 *f, unsigned int len, struct cxb_sim_pkt *pk);
 void cxb_sim_pkt_tx_csum(u8 *f, const struct cxb_sim_pkt *pk, bool ip,
 			 bool l4);
@@ -422,9 +479,16 @@ u16 cxb_sim_pkt_rx_status(const u8 *f, const struct cxb_sim_pkt *pk);
 u32 cxb_sim_pkt_hash(const u8 *f, const struct cxb_sim_pkt *pk);
 
 /* cxbell_sim_rx.c */
-void cxb_sim_rx_deliver(struct cxb_sim_port *port, const u8 *frame,
-			unsigned int len, const struct cxb_sim_pkt *pk,
-			struct cxb_sim_pass *pass);
+enum cxb_sim_rx_res {
+	CXB_SIM_RX_OK,		/* delivered: rx_frames */
+	CXB_SIM_RX_DROPPED,	/* rx_dropped */
+	CXB_SIM_RX_PAUSE,	/* no receive WQE, pause on: nothing counted */
+};
+
+enum cxb_sim_rx_res cxb_sim_rx_deliver(struct cxb_sim_port *port,
+				       const u8 *frame, unsigned int len,
+				       const struct cxb_sim_pkt *pk,
+				       struct cxb_sim_pass *pass);
 
 /* cxbell_sim_debugfs.c */
 __printf(2, 3)

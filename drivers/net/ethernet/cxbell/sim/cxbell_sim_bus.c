@@ -59,6 +59,7 @@ static int cxb_sim_port_add(struct cxb_sim_adapter *ad, unsigned int index)
 	port->ad = ad;
 	port->index = index;
 	port->mtu = CXB_SIM_DEF_MTU;
+	cxb_sim_port_pause_init(port);
 	port->stats = alloc_percpu(struct cxb_sim_stats);
 	port->regs = vzalloc(CXB_SIM_REGS_SIZE);
 	if (!port->stats || !port->regs) {
@@ -131,6 +132,9 @@ static void cxb_sim_adapter_del(struct cxb_sim_adapter *ad)
 		auxiliary_device_delete(&port->cadev.adev);
 		cxb_sim_port_reap(port);
 	}
+	for (i = 0; i < ad->nports; i++)
+		if (ad->ports[i])
+			cxb_sim_port_pause_stop(ad->ports[i]);
 	cxb_sim_debugfs_adapter_del(ad);
 	for (i = 0; i < ad->nports; i++) {
 		port = ad->ports[i];

@@ -9,6 +9,8 @@
  *   cxbell_sim<ID>/dma_live     live DMA mappings of the adapter
  *   cxbell_sim<ID>/reset_counters  write 1: zero all port counters
  *   cxbell_sim<ID>/port<P>/<counter>  read-only u64 counters
+ *   cxbell_sim<ID>/port<P>/pause  802.3x pause, Y/N (rw, kstrtobool
+ *                               input; default Y), see cxbell_sim.h
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -35,6 +37,8 @@ static const char * const cxb_sim_cnt_names[CXB_SIM_NR_CNT] = {
 	[CXB_SIM_C_RX_BYTES]		= "rx_bytes",
 	[CXB_SIM_C_RX_DROPPED]		= "rx_dropped",
 	[CXB_SIM_C_TX_DISCARDED]	= "tx_discarded",
+	[CXB_SIM_C_TX_PAUSED]		= "tx_paused",
+	[CXB_SIM_C_RX_PAUSE]		= "rx_pause",
 	[CXB_SIM_C_PCIE_MMIO]		= "pcie_mmio_bytes",
 	[CXB_SIM_C_PCIE_DESC_READ]	= "pcie_desc_read_bytes",
 	[CXB_SIM_C_PCIE_DATA_READ]	= "pcie_data_read_bytes",
@@ -160,6 +164,46 @@ static const struct file_operations cxb_sim_engine_fops = {
 	.llseek	= default_llseek,
 };
 
+static ssize_t cxb_sim_pause_read(struct file *file, char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	struct cxb_sim_port *port = file->private_data;
+	char buf[2] = { READ_ONCE(port->pause) ? 'Y' : 'N', '\n' };
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, sizeof(buf));
+}
+
+static ssize_t cxb_sim_pause_write(struct file *file,
+				   const char __user *ubuf, size_t count,
+				   loff_t *ppos)
+{
+	struct cxb_sim_port *port = file->private_data;
+	char buf[8];
+	bool on;
+
+	if (*ppos || !count || count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (kstrtobool(strim(buf), &on))
+		return -EINVAL;
+	WRITE_ONCE(port->pause, on);
+	/* senders this port pushed back now drop instead */
+	if (!on)
+		cxb_sim_port_resume_peer(port);
+	*ppos += count;
+	return count;
+}
+
+static const struct file_operations cxb_sim_pause_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= cxb_sim_pause_read,
+	.write	= cxb_sim_pause_write,
+	.llseek	= default_llseek,
+};
+
 void cxb_sim_debugfs_port_add(struct cxb_sim_port *port)
 {
 	char name[16];
@@ -174,6 +218,8 @@ void cxb_sim_debugfs_port_add(struct cxb_sim_port *port)
 					   port->ddir, &port->cnt_files[i],
 					   &cxb_sim_cnt_fops);
 	}
+	debugfs_create_file("pause", 0600, port->ddir, port,
+			    &cxb_sim_pause_fops);
 }
 
 void cxb_sim_debugfs_port_del(struct cxb_sim_port *port)

@@ -19,8 +19,17 @@
  * holds the SQ lock with bottom halves disabled: the inline engine runs in
  * the driver's xmit context, which must not sleep, and is not re-entered.
  * Interrupts are moderated per pass: one per CQ written to.
+ *
+ * Link-level pause (cxbell_sim.h): when the peer pushes a frame back the
+ * engine stops (@paused) with the frame held in @frame and its WQE not
+ * completed. Nothing is executed until a try of the held frame gets past
+ * the peer: on a resume trigger (a register write of the peer's driver,
+ * the retry timer, peer state changes), never on the queue's own
+ * doorbells, which only announce. A resume trigger takes the SQ lock with
+ * no lock of the receiving port held.
  */
 #include <linux/etherdevice.h>
+#include <linux/hrtimer.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/string.h>
@@ -188,36 +197,105 @@ bad_inline:
 	return 0;
 }
 
-/* Put a gathered frame on the wire: offloads, then the peer's RX. */
-static void cxb_sim_sq_transmit(struct cxb_sim_sq *sq, unsigned int len,
-				struct cxb_sim_pass *pass)
+/* The port's retry timer, unless already pending (its callback re-arms
+ * while an engine is paused).
+ */
+static void cxb_sim_pause_timer_start(struct cxb_sim_port *port)
+{
+	if (!hrtimer_is_queued(&port->pause_timer))
+		hrtimer_start(&port->pause_timer,
+			      ns_to_ktime(CXB_SIM_PAUSE_RETRY_US * NSEC_PER_USEC),
+			      HRTIMER_MODE_REL_SOFT);
+}
+
+/* Put the frame held in @frame on the wire. False if the peer pushed it
+ * back: the engine is paused (again) with the frame held.
+ */
+static bool cxb_sim_sq_wire(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
+{
+	struct cxb_sim_port *port = sq->port;
+	struct cxb_sim_port *peer = cxb_sim_peer(port);
+	enum cxb_sim_rx_res res;
+
+	if (!READ_ONCE(port->enabled) || !peer || !READ_ONCE(peer->enabled) ||
+	    !READ_ONCE(peer->nr_rqs)) {
+		cxb_sim_inc(port, CXB_SIM_C_TX_DISCARDED);
+		goto sent;
+	}
+	res = cxb_sim_rx_deliver(peer, sq->frame + CXB_SIM_FRAME_PAD,
+				 sq->held_wire, &sq->held_pk, pass);
+	if (res == CXB_SIM_RX_PAUSE) {
+		if (!sq->paused) {
+			sq->paused = true;
+			atomic_inc(&port->paused_sqs);
+			cxb_sim_inc(port, CXB_SIM_C_TX_PAUSED);
+			cxb_sim_inc(peer, CXB_SIM_C_RX_PAUSE);
+		}
+		cxb_sim_pause_timer_start(port);
+		return false;
+	}
+sent:
+	cxb_sim_inc(port, CXB_SIM_C_TX_FRAMES);
+	cxb_sim_add(port, CXB_SIM_C_TX_BYTES, sq->held_len);
+	return true;
+}
+
+/* Put a gathered frame on the wire: offloads, then the peer's RX. False
+ * if the engine paused with it.
+ */
+static bool cxb_sim_sq_transmit(struct cxb_sim_sq *sq, u32 idx,
+				unsigned int len, struct cxb_sim_pass *pass)
 {
 	__be32 flags = sq->wqe.ctrl.srcrb_flags;
-	struct cxb_sim_port *port = sq->port;
 	u8 *frame = sq->frame + CXB_SIM_FRAME_PAD;
-	struct cxb_sim_port *peer;
-	struct cxb_sim_pkt pk;
+	struct cxb_sim_pkt *pk = &sq->held_pk;
 
-	cxb_sim_inc(port, CXB_SIM_C_TX_FRAMES);
-	cxb_sim_add(port, CXB_SIM_C_TX_BYTES, len);
-
-	cxb_sim_pkt_parse(frame, len, &pk);
-	cxb_sim_pkt_tx_csum(frame, &pk,
+	cxb_sim_pkt_parse(frame, len, pk);
+	cxb_sim_pkt_tx_csum(frame, pk,
 			    !!(flags & cpu_to_be32(MLX4_WQE_CTRL_IP_CSUM)),
 			    !!(flags & cpu_to_be32(MLX4_WQE_CTRL_TCP_UDP_CSUM)));
+	sq->held_idx = idx;
+	sq->held_len = len;
+	sq->held_cqe = !!(flags & cpu_to_be32(MLX4_WQE_CTRL_CQ_UPDATE));
 	/* the MAC pads short frames */
 	if (len < ETH_ZLEN) {
 		memset(frame + len, 0, ETH_ZLEN - len);
 		len = ETH_ZLEN;
 	}
+	sq->held_wire = len;
+	return cxb_sim_sq_wire(sq, pass);
+}
 
-	peer = cxb_sim_peer(port);
-	if (!READ_ONCE(port->enabled) || !peer || !READ_ONCE(peer->enabled) ||
-	    !READ_ONCE(peer->nr_rqs)) {
-		cxb_sim_inc(port, CXB_SIM_C_TX_DISCARDED);
-		return;
-	}
-	cxb_sim_rx_deliver(peer, frame, len, &pk, pass);
+/* The send CQE of the WQE at @idx, @len bytes sent. */
+static void cxb_sim_sq_complete(struct cxb_sim_sq *sq, u32 idx,
+				unsigned int len, struct cxb_sim_pass *pass)
+{
+	struct mlx4_cqe cqe;
+
+	memset(&cqe, 0, sizeof(cqe));
+	cqe.vlan_my_qpn = cpu_to_be32(sq->qpn & CXB_SIM_QN_MAX);
+	cqe.byte_cnt = cpu_to_be32(len);
+	cqe.wqe_index = cpu_to_be16(idx & 0xffff);
+	cqe.owner_sr_opcode = MLX4_CQE_IS_SEND_MASK | MLX4_OPCODE_SEND;
+	cxb_sim_cq_post(sq->cq, &cqe, pass);
+}
+
+/* A resume trigger: try the held frame again. True if the engine may go
+ * on. Caller holds sq->lock.
+ */
+static bool cxb_sim_sq_unpause(struct cxb_sim_sq *sq,
+			       struct cxb_sim_pass *pass)
+{
+	if (!sq->paused)
+		return true;
+	if (!cxb_sim_sq_wire(sq, pass))
+		return false;
+	sq->paused = false;
+	atomic_dec(&sq->port->paused_sqs);
+	sq->last_active = jiffies;
+	if (sq->held_cqe)
+		cxb_sim_sq_complete(sq, sq->held_idx, sq->held_len, pass);
+	return true;
 }
 
 /* BlueFlame copies */
@@ -261,7 +339,6 @@ static void cxb_sim_sq_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
 	unsigned int len = 0, ds, op;
 	u32 idx = sq->done, n;
 	struct cxb_sim_bf *bf;
-	struct mlx4_cqe cqe;
 
 	sq->last_active = jiffies;
 	bf = cxb_sim_bf_take(sq, idx);
@@ -297,27 +374,25 @@ static void cxb_sim_sq_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
 				       (ds - 1) * CXB_MLX4_DS_SIZE,
 				       CXB_SIM_PCIE_NONE)))
 			len = cxb_sim_sq_gather(sq, idx, ds);
-		if (len)
-			cxb_sim_sq_transmit(sq, len, pass);
+		/* paused: completed when the frame leaves */
+		if (len && !cxb_sim_sq_transmit(sq, idx, len, pass))
+			return;
 	}
 
-	if (!(ctrl->srcrb_flags & cpu_to_be32(MLX4_WQE_CTRL_CQ_UPDATE)))
-		return;
-	memset(&cqe, 0, sizeof(cqe));
-	cqe.vlan_my_qpn = cpu_to_be32(sq->qpn & CXB_SIM_QN_MAX);
-	cqe.byte_cnt = cpu_to_be32(len);
-	cqe.wqe_index = cpu_to_be16(idx & 0xffff);
-	cqe.owner_sr_opcode = MLX4_CQE_IS_SEND_MASK | MLX4_OPCODE_SEND;
-	cxb_sim_cq_post(sq->cq, &cqe, pass);
+	if (ctrl->srcrb_flags & cpu_to_be32(MLX4_WQE_CTRL_CQ_UPDATE))
+		cxb_sim_sq_complete(sq, idx, len, pass);
 }
 
-/* Execute up to @budget WQEs, then fire the pass's interrupts. */
+/* Try the held frame if paused, then execute up to @budget WQEs unless
+ * paused; then fire the pass's interrupts. Caller holds sq->lock.
+ */
 static void cxb_sim_sq_run(struct cxb_sim_sq *sq, unsigned int budget)
 {
 	struct cxb_sim_pass pass = { .n = 0 };
 
-	while (sq->done != sq->announced && budget--)
-		cxb_sim_sq_exec(sq, &pass);
+	if (cxb_sim_sq_unpause(sq, &pass))
+		while (!sq->paused && sq->done != sq->announced && budget--)
+			cxb_sim_sq_exec(sq, &pass);
 	cxb_sim_pass_end(&pass);
 }
 
@@ -333,12 +408,120 @@ static void cxb_sim_sq_work(struct work_struct *work)
 		spin_lock_bh(&sq->lock);
 		if (!sq->dead)
 			cxb_sim_sq_run(sq, CXB_SIM_DEFER_BUDGET);
-		more = !sq->dead && sq->done != sq->announced;
+		more = !sq->dead && !sq->paused && sq->done != sq->announced;
 		spin_unlock_bh(&sq->lock);
 		rcu_read_unlock();
 		cxb_sim_add(sq->port, CXB_SIM_C_ENGINE_NS, ktime_get_ns() - t0);
 		cond_resched();
 	} while (more);
+}
+
+/* Run @sq after a resume trigger (unpaused by the caller, or to be
+ * unpaused here). Caller is in an RCU section.
+ */
+static void cxb_sim_sq_resume(struct cxb_sim_sq *sq)
+{
+	u64 t0 = ktime_get_ns();
+
+	spin_lock_bh(&sq->lock);
+	if (!sq->dead)
+		cxb_sim_sq_run(sq, UINT_MAX);
+	spin_unlock_bh(&sq->lock);
+	cxb_sim_add(sq->port, CXB_SIM_C_ENGINE_NS, ktime_get_ns() - t0);
+}
+
+/* Try the held frame of @sq (inline engine). True if it left. */
+static bool cxb_sim_sq_try_held(struct cxb_sim_sq *sq)
+{
+	struct cxb_sim_pass pass = { .n = 0 };
+	bool ok = false;
+
+	spin_lock_bh(&sq->lock);
+	if (!sq->dead && sq->paused)
+		ok = cxb_sim_sq_unpause(sq, &pass);
+	cxb_sim_pass_end(&pass);
+	spin_unlock_bh(&sq->lock);
+	return ok;
+}
+
+/* Resume the paused engines of @port's send queues. Caller holds no lock
+ * of @port's peer (the receiver).
+ *
+ * Inline engine, fairly among the queues (a MAC does not favour one): the
+ * held frames are tried first, in an order rotating from call to call,
+ * then the queues that got theirs out run on. The deferred engine lets
+ * each queue's work item do both.
+ */
+void cxb_sim_port_resume(struct cxb_sim_port *port)
+{
+	DECLARE_BITMAP(run, CXB_SIM_NR_UARS);
+	unsigned int i, k, start;
+	struct cxb_sim_sq *sq;
+
+	if (!atomic_read(&port->paused_sqs))
+		return;
+	bitmap_zero(run, CXB_SIM_NR_UARS);
+	start = (unsigned int)atomic_inc_return(&port->resume_rr);
+	rcu_read_lock();
+	for (k = 0; k < CXB_SIM_NR_UARS; k++) {
+		i = (start + k) % CXB_SIM_NR_UARS;
+		sq = rcu_dereference(port->uar[i].sq);
+		if (!sq || !READ_ONCE(sq->paused))
+			continue;
+		if (READ_ONCE(port->ad->engine) != CXB_SIM_ENGINE_INLINE) {
+			spin_lock_bh(&sq->lock);
+			if (!sq->dead)
+				queue_work(cxb_sim_wq, &sq->work);
+			spin_unlock_bh(&sq->lock);
+		} else if (cxb_sim_sq_try_held(sq)) {
+			__set_bit(i, run);
+		}
+	}
+	for (k = 0; k < CXB_SIM_NR_UARS; k++) {
+		i = (start + k) % CXB_SIM_NR_UARS;
+		sq = rcu_dereference(port->uar[i].sq);
+		if (sq && test_bit(i, run))
+			cxb_sim_sq_resume(sq);
+	}
+	rcu_read_unlock();
+}
+
+static enum hrtimer_restart cxb_sim_pause_timer(struct hrtimer *t)
+{
+	struct cxb_sim_port *port = container_of(t, struct cxb_sim_port,
+						 pause_timer);
+
+	cxb_sim_port_resume(port);
+	if (atomic_read(&port->paused_sqs))
+		cxb_sim_pause_timer_start(port);
+	return HRTIMER_NORESTART;
+}
+
+void cxb_sim_port_pause_init(struct cxb_sim_port *port)
+{
+	port->pause = true;
+	atomic_set(&port->paused_sqs, 0);
+	atomic_set(&port->resume_rr, 0);
+	hrtimer_init(&port->pause_timer, CLOCK_MONOTONIC,
+		     HRTIMER_MODE_REL_SOFT);
+	port->pause_timer.function = cxb_sim_pause_timer;
+}
+
+/* No send queue of @port is left: nothing arms the timer any more. */
+void cxb_sim_port_pause_stop(struct cxb_sim_port *port)
+{
+	hrtimer_cancel(&port->pause_timer);
+}
+
+/* @port's driver wrote a register, or its receive side changed: resume
+ * the peer's engines that @port pushed back. No lock of @port held.
+ */
+void cxb_sim_port_resume_peer(struct cxb_sim_port *port)
+{
+	struct cxb_sim_port *peer = cxb_sim_peer(port);
+
+	if (peer)
+		cxb_sim_port_resume(peer);
 }
 
 void cxb_sim_sq_init(struct cxb_sim_sq *sq)
@@ -348,10 +531,12 @@ void cxb_sim_sq_init(struct cxb_sim_sq *sq)
 	sq->last_active = jiffies;
 }
 
-/* Execute what was announced, now or in the work item. */
+/* Execute what was announced, now or in the work item; a paused engine
+ * waits for a resume trigger.
+ */
 static void cxb_sim_sq_kick(struct cxb_sim_sq *sq)
 {
-	if (sq->done == sq->announced)
+	if (sq->paused || sq->done == sq->announced)
 		return;
 	if (READ_ONCE(sq->port->ad->engine) == CXB_SIM_ENGINE_INLINE)
 		cxb_sim_sq_run(sq, UINT_MAX);
@@ -428,18 +613,21 @@ static bool cxb_sim_bf_usable(struct cxb_sim_sq *sq,
 	return true;
 }
 
-/* Room for one more BlueFlame copy: execute until one is consumed. */
-static void cxb_sim_bf_make_room(struct cxb_sim_sq *sq)
+/* Room for one more BlueFlame copy: execute until one is consumed. False
+ * if there is none (the engine is paused).
+ */
+static bool cxb_sim_bf_make_room(struct cxb_sim_sq *sq)
 {
 	struct cxb_sim_pass pass = { .n = 0 };
 
 	cxb_sim_bf_prune(sq);
 	while (sq->bf_tail - sq->bf_head == CXB_SIM_BF_PENDING &&
-	       sq->done != sq->announced) {
+	       !sq->paused && sq->done != sq->announced) {
 		cxb_sim_sq_exec(sq, &pass);
 		cxb_sim_bf_prune(sq);
 	}
 	cxb_sim_pass_end(&pass);
+	return sq->bf_tail - sq->bf_head < CXB_SIM_BF_PENDING;
 }
 
 /* A BlueFlame write for @sq carrying @wqe, @len bytes as written (the QPN
@@ -493,7 +681,11 @@ void cxb_sim_sq_bf(struct cxb_sim_sq *sq, const void *wqe, unsigned int len)
 				  sq->qpn, idx);
 	}
 
-	cxb_sim_bf_make_room(sq);
+	if (!cxb_sim_bf_make_room(sq)) {
+		/* paused: fetch it from ring memory (checked equal) */
+		cxb_sim_sq_fetch(sq);
+		goto kick;
+	}
 	bf = cxb_sim_bf_at(sq, sq->bf_tail++);
 	bf->idx = idx;
 	bf->len = ds * CXB_MLX4_DS_SIZE;
@@ -507,13 +699,18 @@ out:
 }
 
 /* sq_destroy: stop the engine. On return no engine pass is running or
- * will run, and unexecuted WQEs are dropped.
+ * will run, and unexecuted WQEs (and a held frame) are dropped.
  */
 void cxb_sim_sq_stop(struct cxb_sim_sq *sq)
 {
 	spin_lock_bh(&sq->lock);
 	sq->dead = true;
+	if (sq->paused) {
+		sq->paused = false;
+		atomic_dec(&sq->port->paused_sqs);
+	}
 	spin_unlock_bh(&sq->lock);
+	/* nothing queues the work once dead is seen */
 	cancel_work_sync(&sq->work);
 }
 
@@ -525,7 +722,8 @@ static void cxb_sim_sq_check_stranded(struct cxb_sim_sq *sq)
 	struct mlx4_wqe_ctrl_seg ctrl;
 	u32 idx = sq->announced;
 
-	if (sq->dead || sq->done != idx ||
+	/* a paused engine holds WQEs back: its queue is not idle */
+	if (sq->dead || sq->paused || sq->done != idx ||
 	    time_before(jiffies, sq->last_active + idle) ||
 	    (sq->stranded_seen && sq->stranded_idx == idx))
 		return;

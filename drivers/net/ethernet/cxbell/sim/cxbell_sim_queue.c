@@ -101,6 +101,9 @@ static void cxb_sim_close(struct cxb_adev *cadev)
 	WRITE_ONCE(port->enabled, false);
 	cxb_sim_link_update(ad);
 	mutex_unlock(&ad->lock);
+	/* paused engines on either side discard what they hold */
+	cxb_sim_port_resume(port);
+	cxb_sim_port_resume_peer(port);
 }
 
 static bool cxb_sim_link_up(struct cxb_adev *cadev)
@@ -337,6 +340,8 @@ static void cxb_sim_rq_destroy_obj(struct cxb_sim_rq *rq)
 	ida_free(&port->ad->qpns, rq->qpn);
 	cxb_sim_cq_put(rq->cq);
 	kfree_rcu(rq, rcu);
+	/* engines it pushed back go on elsewhere or drop */
+	cxb_sim_port_resume_peer(port);
 }
 
 static int cxb_sim_rq_create(struct cxb_adev *cadev,
@@ -561,6 +566,11 @@ static void cxb_sim_mmio_notify(struct cxb_adev *cadev, void __iomem *reg,
 		cxb_sim_unknown_write(port, page / 2, page_off, len);
 	rcu_read_unlock();
 	cxb_sim_add(port, CXB_SIM_C_ENGINE_NS, ktime_get_ns() - t0);
+	/* Link-level pause: a write of this port's driver (its CQ arms end
+	 * each NAPI poll) is the sign that it may have posted receive WQEs.
+	 * No lock of this port is held here.
+	 */
+	cxb_sim_port_resume_peer(port);
 }
 
 const struct cxb_backend_ops cxb_sim_backend_ops = {

@@ -9,6 +9,10 @@
  * segments; its producer is the low 16 bits of the be32 doorbell record,
  * read again only when the device has used every WQE it knew of.
  *
+ * A frame that finds no receive WQE is dropped, or, with the port's
+ * pause on, pushed back (CXB_SIM_RX_PAUSE): the sender keeps it and
+ * tries again later (cxbell_sim.h, link-level flow control).
+ *
  * Runs inside the sending port's TX engine (its SQ lock held, bottom
  * halves disabled, RCU read side); takes the RQ lock and then the CQ
  * lock, never the other way around.
@@ -18,66 +22,76 @@
 
 #include "cxbell_sim.h"
 
-static bool cxb_sim_rq_refill(struct cxb_sim_rq *rq)
+/* Read the producer record: WQEs available (0: none posted), or a
+ * negative error (counted as a violation).
+ */
+static int cxb_sim_rq_refill(struct cxb_sim_rq *rq)
 {
 	__be32 rec;
 	u16 avail;
 
 	if (cxb_sim_dma_read(rq->port, rq->db_dma, &rec, sizeof(rec),
 			     CXB_SIM_PCIE_DB))
-		return false;
+		return -EFAULT;
 	rq->prod = be32_to_cpu(rec) & 0xffff;
 	avail = rq->prod - rq->cons;
 	if (avail > rq->size) {
 		cxb_sim_violation(rq->port, "RQ %#x producer %u ahead of consumer %u by %u > %u",
 				  rq->qpn, rq->prod, rq->cons, avail, rq->size);
 		rq->prod = rq->cons;
-		return false;
+		return -EINVAL;
 	}
 	/* the WQEs are read after the producer that covers them */
 	dma_rmb();
 	return avail;
 }
 
-/* Caller holds rq->lock. Returns true if the frame was delivered. */
-static bool cxb_sim_rq_fill(struct cxb_sim_rq *rq, const u8 *frame,
-			    unsigned int len, const struct cxb_sim_pkt *pk,
-			    u32 hash, struct cxb_sim_pass *pass)
+/* Caller holds rq->lock. */
+static enum cxb_sim_rx_res cxb_sim_rq_fill(struct cxb_sim_rq *rq,
+					   const u8 *frame, unsigned int len,
+					   const struct cxb_sim_pkt *pk,
+					   u32 hash, struct cxb_sim_pass *pass)
 {
 	struct cxb_sim_port *port = rq->port;
 	struct mlx4_wqe_data_seg seg;
 	struct mlx4_cqe cqe;
 	dma_addr_t addr;
+	int avail;
 	u32 bc;
 
-	if (rq->cons == rq->prod && !cxb_sim_rq_refill(rq))
-		return false;
+	if (rq->cons == rq->prod) {
+		avail = cxb_sim_rq_refill(rq);
+		if (!avail && READ_ONCE(port->pause))
+			return CXB_SIM_RX_PAUSE;
+		if (avail <= 0)
+			return CXB_SIM_RX_DROPPED;
+	}
 
 	addr = rq->buf_dma + ((dma_addr_t)(rq->cons & (rq->size - 1)) <<
 			      CXB_MLX4_RX_STRIDE_SHIFT);
 	if (cxb_sim_dma_read(port, addr, &seg, sizeof(seg), CXB_SIM_PCIE_DESC))
-		return false;
+		return CXB_SIM_RX_DROPPED;
 	if (seg.lkey != port->cadev.lkey) {
 		cxb_sim_violation(port, "RQ %#x WQE %u: lkey %#x", rq->qpn,
 				  rq->cons, be32_to_cpu(seg.lkey));
-		return false;
+		return CXB_SIM_RX_DROPPED;
 	}
 	bc = be32_to_cpu(seg.byte_count);
 	if (bc & BIT(31)) {
 		cxb_sim_violation(port, "RQ %#x WQE %u: inline segment",
 				  rq->qpn, rq->cons);
-		return false;
+		return CXB_SIM_RX_DROPPED;
 	}
 	if (len > bc)
-		return false;	/* frame longer than the buffer */
+		return CXB_SIM_RX_DROPPED;	/* frame longer than the buffer */
 	if (!cxb_sim_cq_room(rq->cq)) {
 		cxb_sim_violation(port, "RQ %#x: CQ %#x full", rq->qpn,
 				  rq->cq->cqn);
-		return false;
+		return CXB_SIM_RX_DROPPED;
 	}
 	if (cxb_sim_dma_write(port, be64_to_cpu(seg.addr), frame, len,
 			      CXB_SIM_PCIE_DATA_WR))
-		return false;
+		return CXB_SIM_RX_DROPPED;
 	/* the frame is visible before its CQE */
 	dma_wmb();
 
@@ -91,19 +105,21 @@ static bool cxb_sim_rq_fill(struct cxb_sim_rq *rq, const u8 *frame,
 	cqe.wqe_index = cpu_to_be16(rq->cons);
 	cqe.owner_sr_opcode = MLX4_RECV_OPCODE_SEND;
 	if (cxb_sim_cq_post(rq->cq, &cqe, pass))
-		return false;
+		return CXB_SIM_RX_DROPPED;
 
 	rq->cons++;
-	return true;
+	return CXB_SIM_RX_OK;
 }
 
-void cxb_sim_rx_deliver(struct cxb_sim_port *port, const u8 *frame,
-			unsigned int len, const struct cxb_sim_pkt *pk,
-			struct cxb_sim_pass *pass)
+/* Returns what became of the frame; counted here but for a pushback. */
+enum cxb_sim_rx_res cxb_sim_rx_deliver(struct cxb_sim_port *port,
+				       const u8 *frame, unsigned int len,
+				       const struct cxb_sim_pkt *pk,
+				       struct cxb_sim_pass *pass)
 {
+	enum cxb_sim_rx_res res = CXB_SIM_RX_DROPPED;
 	unsigned int nr = READ_ONCE(port->nr_rqs), ring = 0;
 	struct cxb_sim_rq *rq;
-	bool ok = false;
 	u32 hash = 0;
 
 	if (pk->l4)
@@ -115,13 +131,14 @@ void cxb_sim_rx_deliver(struct cxb_sim_port *port, const u8 *frame,
 	if (rq && len <= READ_ONCE(port->mtu) + ETH_HLEN + VLAN_HLEN) {
 		spin_lock(&rq->lock);
 		if (!rq->dead)
-			ok = cxb_sim_rq_fill(rq, frame, len, pk, hash, pass);
+			res = cxb_sim_rq_fill(rq, frame, len, pk, hash, pass);
 		spin_unlock(&rq->lock);
 	}
-	if (ok) {
+	if (res == CXB_SIM_RX_OK) {
 		cxb_sim_inc(port, CXB_SIM_C_RX_FRAMES);
 		cxb_sim_add(port, CXB_SIM_C_RX_BYTES, len);
-	} else {
+	} else if (res == CXB_SIM_RX_DROPPED) {
 		cxb_sim_inc(port, CXB_SIM_C_RX_DROPPED);
 	}
+	return res;
 }
