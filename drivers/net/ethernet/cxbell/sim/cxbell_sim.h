@@ -386,6 +386,11 @@ struct cxb_sim_adapter {
 	struct xarray maps;	/* slot -> struct cxb_sim_map */
 	u32 next_slot;
 	atomic_long_t dma_live;
+	/* Time spent in the streaming map/unmap ops, and their calls: the
+	 * platform's (IOMMU model's) cost, for benchmarks to subtract.
+	 */
+	atomic64_t dma_ns;
+	atomic64_t dma_calls;
 	struct mutex lock;	/* queue create/destroy, port open/close */
 	struct xarray cqs;	/* cqn -> struct cxb_sim_cq */
 	struct ida qpns;

@@ -7,7 +7,10 @@
  *                               those leaked by deleted adapters
  *   cxbell_sim<ID>/engine       "inline" or "deferred" (rw)
  *   cxbell_sim<ID>/dma_live     live DMA mappings of the adapter
- *   cxbell_sim<ID>/reset_counters  write 1: zero all port counters
+ *   cxbell_sim<ID>/dma_ns       time spent in streaming map/unmap ops
+ *   cxbell_sim<ID>/dma_calls    streaming map/unmap calls
+ *   cxbell_sim<ID>/reset_counters  write 1: zero all port counters and
+ *                               dma_ns, dma_calls
  *   cxbell_sim<ID>/port<P>/<counter>  read-only u64 counters
  *   cxbell_sim<ID>/port<P>/pause  802.3x pause, Y/N (rw, kstrtobool
  *                               input; default Y), see cxbell_sim.h
@@ -103,6 +106,14 @@ static int cxb_sim_live_get(void *data, u64 *val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(cxb_sim_live_fops, cxb_sim_live_get, NULL, "%llu\n");
 
+static int cxb_sim_atomic64_get(void *data, u64 *val)
+{
+	*val = atomic64_read((atomic64_t *)data);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(cxb_sim_atomic64_fops, cxb_sim_atomic64_get, NULL,
+			 "%llu\n");
+
 static int cxb_sim_reset_set(void *data, u64 val)
 {
 	struct cxb_sim_adapter *ad = data;
@@ -113,6 +124,8 @@ static int cxb_sim_reset_set(void *data, u64 val)
 	for (i = 0; i < ad->nports; i++)
 		if (ad->ports[i])
 			cxb_sim_cnt_reset(ad->ports[i]);
+	atomic64_set(&ad->dma_ns, 0);
+	atomic64_set(&ad->dma_calls, 0);
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(cxb_sim_reset_fops, NULL, cxb_sim_reset_set,
@@ -235,6 +248,10 @@ void cxb_sim_debugfs_adapter_add(struct cxb_sim_adapter *ad)
 			    &cxb_sim_engine_fops);
 	debugfs_create_file_unsafe("dma_live", 0444, ad->ddir, &ad->dma_live,
 				   &cxb_sim_live_fops);
+	debugfs_create_file_unsafe("dma_ns", 0444, ad->ddir, &ad->dma_ns,
+				   &cxb_sim_atomic64_fops);
+	debugfs_create_file_unsafe("dma_calls", 0444, ad->ddir, &ad->dma_calls,
+				   &cxb_sim_atomic64_fops);
 	debugfs_create_file_unsafe("reset_counters", 0200, ad->ddir, ad,
 				   &cxb_sim_reset_fops);
 }

@@ -15,6 +15,7 @@
  */
 #include <linux/dma-map-ops.h>
 #include <linux/gfp.h>
+#include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
@@ -263,20 +264,35 @@ static void cxb_sim_free(struct device *dev, size_t size, void *vaddr,
 	__free_pages(virt_to_page(mapped), get_order(size));
 }
 
+static void cxb_sim_dma_account(struct cxb_sim_adapter *ad, u64 t0)
+{
+	atomic64_add(ktime_get_ns() - t0, &ad->dma_ns);
+	atomic64_inc(&ad->dma_calls);
+}
+
 static dma_addr_t cxb_sim_map_page(struct device *dev, struct page *page,
 				   unsigned long offset, size_t size,
 				   enum dma_data_direction dir,
 				   unsigned long attrs)
 {
-	return cxb_sim_map(to_cxb_sim_adapter(dev), page_address(page) + offset,
-			   size, dir, false);
+	struct cxb_sim_adapter *ad = to_cxb_sim_adapter(dev);
+	u64 t0 = ktime_get_ns();
+	dma_addr_t iova;
+
+	iova = cxb_sim_map(ad, page_address(page) + offset, size, dir, false);
+	cxb_sim_dma_account(ad, t0);
+	return iova;
 }
 
 static void cxb_sim_unmap_page(struct device *dev, dma_addr_t dma_handle,
 			       size_t size, enum dma_data_direction dir,
 			       unsigned long attrs)
 {
-	cxb_sim_unmap(to_cxb_sim_adapter(dev), dma_handle, size, dir, false);
+	struct cxb_sim_adapter *ad = to_cxb_sim_adapter(dev);
+	u64 t0 = ktime_get_ns();
+
+	cxb_sim_unmap(ad, dma_handle, size, dir, false);
+	cxb_sim_dma_account(ad, t0);
 }
 
 static void cxb_sim_unmap_sg(struct device *dev, struct scatterlist *sgl,
