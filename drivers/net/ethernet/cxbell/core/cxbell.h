@@ -140,6 +140,7 @@ struct cxb_tx_ring {
 	u64 doorbell_on_stop;
 	u64 doorbell_deferred;
 	u64 doorbell_forced;
+	u64 doorbell_flushed;		/* avoidance turned off */
 	u64 queue_stopped;
 	u64 dropped;
 

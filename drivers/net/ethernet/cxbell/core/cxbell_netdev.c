@@ -493,6 +493,7 @@ static int cxb_change_mtu(struct net_device *dev, int new_mtu)
 void cxb_get_tx_stats(const struct cxb_tx_ring *ring, struct cxb_tx_stats *s)
 {
 	unsigned int start;
+	u64 flushed;
 
 	do {
 		start = u64_stats_fetch_begin(&ring->xstats_sync);
@@ -505,6 +506,7 @@ void cxb_get_tx_stats(const struct cxb_tx_ring *ring, struct cxb_tx_stats *s)
 		s->doorbell_on_stop = ring->doorbell_on_stop;
 		s->doorbell_deferred = ring->doorbell_deferred;
 		s->doorbell_forced = ring->doorbell_forced;
+		flushed = ring->doorbell_flushed;
 		s->queue_stopped = ring->queue_stopped;
 		s->dropped = ring->dropped;
 	} while (u64_stats_fetch_retry(&ring->xstats_sync, start));
@@ -514,7 +516,10 @@ void cxb_get_tx_stats(const struct cxb_tx_ring *ring, struct cxb_tx_stats *s)
 		s->cqes = ring->cqes;
 		s->doorbell_by_completion = ring->doorbell_by_completion;
 	} while (u64_stats_fetch_retry(&ring->cstats_sync, start));
-	/* tx_doorbells counts every send doorbell write, wherever rung. */
+	/* Doorbells rung for deferred packets, by the completion handler or
+	 * when avoidance was turned off, count in tx_doorbells too.
+	 */
+	s->doorbell_by_completion += flushed;
 	s->doorbells += s->doorbell_by_completion;
 }
 

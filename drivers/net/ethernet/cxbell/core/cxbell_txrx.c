@@ -22,9 +22,10 @@ static void cxb_mmio_notify(struct cxb_adev *cadev, void __iomem *reg,
 
 /* ---- TX ---------------------------------------------------------------- */
 
-static inline u32 cxb_tx_free(const struct cxb_tx_ring *ring, u32 cons)
+static inline u32 cxb_tx_free(const struct cxb_tx_ring *ring, u32 prod,
+			      u32 cons)
 {
-	return ring->size - (ring->prod - cons);
+	return ring->size - (prod - cons);
 }
 
 /* Each writer's fields fit the one cache line it owns. */
@@ -102,8 +103,9 @@ static inline void cxb_set_data_seg(struct mlx4_wqe_data_seg *dseg,
 /* Fill the TXBBs from @idx to the ring end with one NOP WQE that asks for
  * no completion; the completion of the next real WQE frees it.
  */
-static void cxb_tx_post_nop(struct cxb_tx_ring *ring, u32 idx, u32 nr_txbb)
+static void cxb_tx_post_nop(struct cxb_tx_ring *ring, u32 prod, u32 nr_txbb)
 {
+	u32 idx = prod & ring->size_mask;
 	struct mlx4_wqe_ctrl_seg *ctrl = ring->buf + (idx << CXB_MLX4_TXBB_SHIFT);
 	struct cxb_tx_info *info = &ring->tx_info[idx];
 	u32 ds = nr_txbb * (CXB_MLX4_TXBB_SIZE / CXB_MLX4_DS_SIZE);
@@ -121,8 +123,7 @@ static void cxb_tx_post_nop(struct cxb_tx_ring *ring, u32 idx, u32 nr_txbb)
 	ctrl->imm = 0;
 	dma_wmb();
 	ctrl->owner_opcode = cpu_to_be32(MLX4_OPCODE_NOP |
-					 cxb_mlx4_owner(ring->prod, ring->size));
-	ring->prod += nr_txbb;
+					 cxb_mlx4_owner(prod, ring->size));
 }
 
 /* Copy the packet into inline segments (wqe/mlx4.h: none crosses a
@@ -242,9 +243,9 @@ netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	u32 headlen = skb_headlen(skb);
 	struct mlx4_wqe_ctrl_seg *ctrl;
 	bool xmit_more, send_db, bf;
+	u32 ds, nr_txbb, idx, prod;
 	struct cxb_tx_info *info;
 	bool stopped = false;
-	u32 ds, nr_txbb, idx;
 	__be32 srcrb, op_own;
 	bool inl;
 
@@ -265,9 +266,11 @@ netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	}
 	nr_txbb = cxb_mlx4_ds_to_txbbs(ds);
 
-	idx = ring->prod & ring->size_mask;
+	prod = ring->prod;
+	idx = prod & ring->size_mask;
 	if (unlikely(idx + nr_txbb > ring->size)) {
-		cxb_tx_post_nop(ring, idx, ring->size - idx);
+		cxb_tx_post_nop(ring, prod, ring->size - idx);
+		prod += ring->size - idx;
 		idx = 0;
 	}
 	ctrl = ring->buf + (idx << CXB_MLX4_TXBB_SHIFT);
@@ -293,10 +296,8 @@ netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	ctrl->srcrb_flags = srcrb;
 	ctrl->imm = 0;
 
-	ring->prod += nr_txbb;
-
 	/* Stop before the next packet could find no room. */
-	if (unlikely(cxb_tx_free(ring, READ_ONCE(ring->cons)) <
+	if (unlikely(cxb_tx_free(ring, prod + nr_txbb, READ_ONCE(ring->cons)) <
 		     CXB_TX_STOP_ROOM)) {
 		netif_tx_stop_queue(ring->txq);
 		stopped = true;
@@ -316,13 +317,11 @@ netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	if (bf) {
 		/* cxb_mlx4_bf_qpn(), from the pre-swapped doorbell value */
 		ctrl->qpn_vlan.bf_qpn = ring->doorbell_qpn | cpu_to_be32(ds);
-		op_own = cxb_mlx4_bf_owner_opcode(MLX4_OPCODE_SEND,
-						  ring->prod - nr_txbb,
+		op_own = cxb_mlx4_bf_owner_opcode(MLX4_OPCODE_SEND, prod,
 						  ring->size);
 	} else {
 		op_own = cpu_to_be32(MLX4_OPCODE_SEND |
-				     cxb_mlx4_owner(ring->prod - nr_txbb,
-						    ring->size));
+				     cxb_mlx4_owner(prod, ring->size));
 		ctrl->qpn_vlan.vlan_tag = 0;
 		ctrl->qpn_vlan.ins_vlan = 0;
 		ctrl->qpn_vlan.fence_size = ds;
@@ -331,11 +330,17 @@ netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	/* Segments before ownership: the device may look at it any time. */
 	dma_wmb();
 	ctrl->owner_opcode = op_own;
+	/* Publish prod only now: a completion-side doorbell that reads it
+	 * must find every WQE below it owned by the device.
+	 */
+	smp_store_release(&ring->prod, prod + nr_txbb);
 
 	u64_stats_update_begin(&ring->xstats_sync);
 	if (send_db && unlikely(ring->db_opt & CXB_DB_OPT_AVOID) &&
-	    cxb_tx_defer_doorbell(ring))
+	    cxb_tx_defer_doorbell(ring)) {
 		send_db = false;
+		xmit_more = false;	/* counted as deferred */
+	}
 	if (send_db) {
 		if (bf) {
 			cxb_tx_bf_post(ring, ctrl, nr_txbb);
@@ -361,7 +366,7 @@ netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		 * after the stop is visible, or the queue stays stopped.
 		 */
 		smp_mb();
-		if (cxb_tx_free(ring, READ_ONCE(ring->cons)) >=
+		if (cxb_tx_free(ring, ring->prod, READ_ONCE(ring->cons)) >=
 		    CXB_TX_WAKE_ROOM && netif_tx_queue_stopped(ring->txq)) {
 			/* Undone at once: not counted as a stop. */
 			netif_tx_start_queue(ring->txq);
@@ -404,8 +409,11 @@ void cxb_tx_flush_deferred(struct cxb_tx_ring *ring)
 {
 	if (!cxb_tx_ring_deferred_locked(ring))
 		return;
+	/* Rung for deferred packets, not for one being sent: reported in
+	 * tx_doorbell_by_completion (and tx_doorbells).
+	 */
 	u64_stats_update_begin(&ring->xstats_sync);
-	ring->doorbells++;
+	ring->doorbell_flushed++;
 	u64_stats_update_end(&ring->xstats_sync);
 }
 
@@ -432,7 +440,8 @@ static void cxb_tx_completion_doorbell(struct cxb_tx_ring *ring)
 	if (!xchg(&ring->db_pending, false))
 		return;
 	bell = READ_ONCE(ring->prod_bell);
-	prod = READ_ONCE(ring->prod);
+	/* Pairs with the release in xmit: WQEs below prod are owned. */
+	prod = smp_load_acquire(&ring->prod);
 	if (bell == prod)
 		return;
 	/* With a plain store two racing ringers may move prod_bell back;
@@ -546,7 +555,8 @@ static bool cxb_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 	/* Pairs with the smp_mb() after the stop in cxb_start_xmit(). */
 	smp_mb();
 	if (unlikely(netif_tx_queue_stopped(ring->txq)) && napi &&
-	    cxb_tx_free(ring, cons) >= CXB_TX_WAKE_ROOM) {
+	    cxb_tx_free(ring, READ_ONCE(ring->prod), cons) >=
+	    CXB_TX_WAKE_ROOM) {
 		netif_tx_wake_queue(ring->txq);
 		u64_stats_update_begin(&ring->cstats_sync);
 		ring->wake_queue++;
