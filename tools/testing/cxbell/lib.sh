@@ -35,8 +35,25 @@
 #                                   and packets sent ("pkts-sofar": more
 #                                   than COUNT when a queue stop cut a
 #                                   burst: pktgen only checks the count
-#                                   between bursts)
+#                                   between bursts); pktgen flags from
+#                                   $CXB_PKTGEN_FLAGS (e.g. "UDPCSUM")
 #   wait_until SECONDS CMD...       poll CMD every 0.1 s until it succeeds
+#   no_ipv6_netns NS...             no_ipv6 inside each network namespace
+#                                   (each has its own defaults)
+#   sim_stranded_log                the sim's log lines about stranded
+#                                   WQEs (to print as diagnostics)
+#   pktgen_stop                     stop every running pktgen thread (a
+#                                   pktgen_run in the background returns)
+#   cxb_snap PREFIX IF [NS]         every ethtool -S counter of IF as shell
+#                                   assignments PREFIX_NAME=VALUE (eval them)
+#   sim_snap PREFIX ID PORT         every sim counter of a port, likewise
+#   cxb_priv_flag IF NAME           a private flag: on or off
+#   cxb_tx_push IF                  "TX Push" of ethtool -g: on or off
+#   cxb_copybreak IF                ethtool --get-tunable tx-copybreak value
+#   cxb_write FILE DATA             write DATA (printf %s: add \n yourself)
+#                                   to FILE in one write(2); on failure
+#                                   print the errno text (e.g. "Invalid
+#                                   argument") and return non-zero
 
 # iproute2, also if a script runs under busybox sh (which would run its
 # own "ip" applet whatever PATH says).
@@ -272,6 +289,9 @@ pktgen_run()
 	pgset "$_d" "delay 0" &&
 	pgset "$_d" "dst 10.0.0.2" &&
 	pgset "$_d" "dst_mac $4" || return 1
+	for _fl in ${CXB_PKTGEN_FLAGS:-}; do
+		pgset "$_d" "flag $_fl" || return 1
+	done
 	# pktgen's thread never sleeps; at nice 0 it starves ksoftirqd, where
 	# NAPI (TX completion, the peer's RX refill) lands once softirqs are
 	# deferred, and the peer drops frames. Nice 19 lets NAPI keep up.
@@ -287,4 +307,80 @@ pktgen_run()
 	echo "$(sed -n 's/^ *\([0-9]*\)pps .*/\1/p' "$_d")" \
 		"$(sed -n 's/^ *pkts-sofar: *\([0-9]*\).*/\1/p' "$_d")"
 	pgset $_pg/kpktgend_0 rem_device_all
+}
+
+pktgen_stop()
+{
+	echo stop >/proc/net/pktgen/pgctrl
+}
+
+# One ethtool -S call: "PREFIX_tx_packets=123" etc. for every counter.
+cxb_snap()
+{
+	if [ -n "${3:-}" ]; then
+		ip netns exec "$3" ethtool -S "$2"
+	else
+		ethtool -S "$2"
+	fi | awk -v p="$1" -F': *' '
+		{ sub(/^ */, "", $1) }
+		$1 ~ /^[a-z0-9_]+$/ && $2 ~ /^[0-9]+$/ { print p "_" $1 "=" $2 }'
+}
+
+sim_snap()
+{
+	# One process: "DIR/NAME:VALUE" per counter file.
+	grep -H '' "$CXB_DBG/cxbell_sim$2/port$3"/* 2>/dev/null |
+		awk -v p="$1" '{ sub(/.*\//, ""); i = index($0, ":");
+			n = substr($0, 1, i - 1); v = substr($0, i + 1) }
+			n ~ /^[a-z0-9_]+$/ && v ~ /^[0-9]+$/ { print p "_" n "=" v }'
+}
+
+cxb_priv_flag()
+{
+	ethtool --show-priv-flags "$1" | awk -v k="$2:" '$1 == k { print $2 }'
+}
+
+cxb_tx_push()
+{
+	ethtool -g "$1" | awk '/^TX Push:/ { print $3 }'
+}
+
+cxb_copybreak()
+{
+	ethtool --get-tunable "$1" tx-copybreak |
+		awk '$1 == "tx-copybreak:" { print $2 }'
+}
+
+# Write DATA to FILE with a single write(2) (dd from a regular file, so
+# the read is not split), as a sysfs store sees it.
+cxb_write()
+{
+	_w=$(mktemp /tmp/cxb_write.XXXXXX) || return 2
+	printf '%s' "$2" >"$_w"
+	_sz=$(wc -c <"$_w")
+	[ "$_sz" -gt 0 ] || _sz=1
+	_err=$(dd if="$_w" of="$1" bs="$_sz" count=1 conv=notrunc 2>&1 >/dev/null)
+	_rc=$?
+	rm -f "$_w"
+	[ $_rc = 0 ] && return 0
+	# "dd: error writing 'FILE': Invalid argument"
+	printf '%s\n' "$_err" | sed -n 's/^dd: .*: \([^:]*\)$/\1/p' | head -n 1
+	return $_rc
+}
+
+no_ipv6_netns()
+{
+	for _ns in "$@"; do
+		ip netns exec "$_ns" sh -c '
+			sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+			sysctl -qw net.ipv6.conf.default.disable_ipv6=1' >/dev/null 2>&1
+	done
+	return 0
+}
+
+# "cxbell_sim.port.N: SQ 0x..: WQE at IDX owned by the device, no doorbell"
+# (info level: in dmesg, not on the console).
+sim_stranded_log()
+{
+	dmesg | grep -a 'owned by the device, no doorbell' | tail -n 5
 }

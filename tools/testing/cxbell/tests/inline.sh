@@ -1,0 +1,230 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Inline send (tx-copybreak, Documentation/cxbell.rst "Inline"): pktgen
+# sends COUNT UDP packets of SIZE bytes (burst 8, inline sim engine,
+# BlueFlame on, doorbell_opt 0) from port 0 to port 1 of sim adapter 1 for
+#   tx-copybreak 464: SIZE 60, 224, 225, 464 (inline), 465, 1500 (not)
+#   tx-copybreak 0:   SIZE 60, 1500                   (nothing inline)
+#   tx-copybreak 60 / 59: SIZE 60                     (the bound itself)
+# pktgen flag UDPCSUM with TX checksum offload off on port 0, so the CPU
+# computes every UDP checksum over the original skb and the sim verifies it
+# over the frame it built from the WQE (inline segments or DMA): a payload
+# byte lost or moved shows up as rx_csum_none at the peer. Per case (deltas):
+#   sent == COUNT == peer rx_packets == peer rx_csum_unnecessary,
+#   peer rx_csum_none == 0, peer rx_bytes == COUNT * SIZE
+#   tx_inline == COUNT if SIZE <= tx-copybreak, else 0; sim inline_wqes
+#   == tx_inline
+#   one ring per burst (doorbells + blueflame == COUNT / 8), by BlueFlame
+#   iff the WQE fits one BF buffer (inline: 44 bytes in the first TXBB, 60
+#   in each further one; <= 4 TXBBs, so <= 224 bytes), else by doorbell
+#   sim doorbells == tx_doorbells, bf_writes == tx_blueflame, no
+#   bf_ineligible, bf_mismatch, violations, stranded
+# Then a 16 MiB TCP transfer across the cable (namespaces a and b, as
+# link.sh, offloads on) with tx-copybreak 464 on both ports: sha256
+# matches, tx_inline > 0 on both ports (ACKs, handshake), sim inline_wqes
+# == tx_inline, no violations or stranded WQEs.
+#
+#   inline.sh [COUNT]     COUNT defaults to 4000 (a multiple of 8)
+. /cxbell/lib.sh
+
+COUNT=${1:-4000}
+BURST=8
+CASES="464:60 464:224 464:225 464:464 464:465 464:1500 0:60 0:1500 60:60 59:60"
+TCP_SIZE=$((16 * 1024 * 1024))
+
+ktap_plan $((1 + 10 + 3 + 1))
+no_ipv6
+
+carrier_up() { [ "$(cat "/sys/class/net/$p0/carrier")" = 1 ]; }
+ns_carrier() { [ "$(ip netns exec "$1" cat "/sys/class/net/$2/carrier" 2>/dev/null)" = 1 ]; }
+
+setup()
+{
+	cxb_load && cxb_new 1 2 || return 1
+	p0=$(cxb_netdev 1 0) && p1=$(cxb_netdev 1 1) || return 1
+	for d in $p0 $p1; do
+		ethtool -L "$d" combined 1 || return 1
+		ip link set "$d" up || return 1
+	done
+	wait_until 5 carrier_up || { ktap_diag "no carrier"; return 1; }
+	# The CPU computes the UDP checksum (pktgen UDPCSUM without offload).
+	ethtool -K "$p0" tx off >/dev/null || { ktap_diag "ethtool -K tx off failed"; return 1; }
+	mac=$(cat "/sys/class/net/$p1/address")
+	sim_engine 1 inline && modprobe pktgen
+}
+
+snap()
+{
+	eval "$(cxb_snap "$1_d" "$p0" "${2:-}")"
+	eval "$(cxb_snap "$1_r" "$p1" "${3:-}")"
+	eval "$(sim_snap "$1_s0" 1 0)"
+	eval "$(sim_snap "$1_s1" 1 1)"
+}
+
+d()
+{
+	eval "echo \$((a_$1 - b_$1))"
+}
+
+# Every frame sent arrived or was dropped by the peer's sim port.
+peer_rx_done()
+{
+	[ $(($(cxb_stat "$p1" rx_packets) - b_r_rx_packets +
+	     $(sim_ctr 1 1 rx_dropped) - b_s1_rx_dropped)) -ge "$sent" ]
+}
+
+# TXBBs of the WQE of an inline packet of N bytes.
+inline_txbbs()
+{
+	if [ "$1" -le 44 ]; then
+		echo 1
+	else
+		echo $((1 + ($1 - 44 + 59) / 60))
+	fi
+}
+
+# sim counters that must not move, both ports
+sim_clean()
+{
+	_rc=0
+	for c in bf_ineligible bf_mismatch violations stranded; do
+		eq $(($(d s0_$c) + $(d s1_$c))) 0 "sim $c" || _rc=1
+	done
+	[ $(($(d s0_stranded) + $(d s1_stranded))) = 0 ] ||
+		sim_stranded_log | while read -r l; do ktap_diag "sim: $l"; done
+	return $_rc
+}
+
+run()
+{
+	cb=$1 size=$2
+	ethtool --set-tunable "$p0" tx-copybreak "$cb" || {
+		ktap_diag "set-tunable tx-copybreak $cb failed"; return 1; }
+	eq "$(cxb_copybreak "$p0")" "$cb" "tx-copybreak read back" || return 1
+	snap b
+	res=$(CXB_PKTGEN_FLAGS=UDPCSUM pktgen_run "$p0" "$COUNT" "$BURST" "$mac" "$size") ||
+		return 1
+	sent=${res#* }
+	wait_until 5 peer_rx_done
+	sleep 0.3
+	snap a
+	inl=$(d d_tx_inline) sinl=$(d s0_inline_wqes) rx=$(d r_rx_packets)
+	cu=$(d r_rx_csum_unnecessary) cn=$(d r_rx_csum_none) rb=$(d r_rx_bytes)
+	db=$(d d_tx_doorbells) bf=$(d d_tx_blueflame) sdb=$(d s0_doorbells)
+	sbf=$(d s0_bf_writes)
+	ktap_diag "tx-copybreak $cb, $size bytes: sent $sent, peer rx $rx" \
+		"(csum_unnecessary $cu, csum_none $cn, $rb bytes, sim rx_dropped" \
+		"$(d s1_rx_dropped)); tx_inline $inl (sim $sinl); doorbells $db" \
+		"(sim $sdb) blueflame $bf (sim $sbf)"
+	if [ "$size" -le "$cb" ]; then
+		want_inl=$sent
+		txbbs=$(inline_txbbs "$size")
+	else
+		want_inl=0
+		txbbs=1
+	fi
+	# A queue stop (the PAUSEd peer holds completions back) cuts a burst
+	# short with a doorbell of its own and makes pktgen overshoot COUNT.
+	st=$(d d_tx_doorbell_on_stop) qs=$(d d_tx_queue_stopped)
+	rings=$((sent - $(d d_tx_xmit_more)))
+	if [ "$txbbs" -le 4 ]; then
+		want_bf=$rings
+	else
+		want_bf=0
+	fi
+	rc=0
+	if [ "$qs" -eq 0 ]; then
+		eq "$sent" "$COUNT" "sent (no queue stop)" || rc=1
+		eq "$rings" $((COUNT / BURST)) "doorbells + blueflame (no queue stop)" || rc=1
+	else
+		ktap_diag "queue stopped $qs times, $st doorbells on stop"
+		le $((rings - st)) $((COUNT / BURST)) "doorbells + blueflame - on_stop" || rc=1
+	fi
+	eq "$rx" "$sent" "peer rx_packets" || rc=1
+	eq "$cu" "$sent" "peer rx_csum_unnecessary (UDP checksum verified)" || rc=1
+	eq "$cn" 0 "peer rx_csum_none" || rc=1
+	eq "$rb" $((sent * size)) "peer rx_bytes" || rc=1
+	eq "$inl" "$want_inl" "tx_inline" || rc=1
+	eq "$sinl" "$inl" "sim inline_wqes vs tx_inline" || rc=1
+	eq "$sdb" "$db" "sim doorbells vs tx_doorbells" || rc=1
+	eq "$sbf" "$bf" "sim bf_writes vs tx_blueflame" || rc=1
+	eq $((db + bf)) "$rings" "doorbells + blueflame vs sent - xmit_more" || rc=1
+	eq "$bf" "$want_bf" "tx_blueflame (WQE of $txbbs TXBBs)" || rc=1
+	sim_clean || rc=1
+	return $rc
+}
+
+netns_setup()
+{
+	rmmod pktgen || return 1
+	mkdir -p /run/netns
+	ip netns add a && ip netns add b || return 1
+	# No DAD/MLD/RS frames: they would race the counter snapshots.
+	no_ipv6_netns a b
+	ip link set "$p0" netns a && ip link set "$p1" netns b || return 1
+	ip -n a link set lo up && ip -n b link set lo up &&
+	ip -n a addr add 10.0.0.1/24 dev "$p0" && ip -n b addr add 10.0.0.2/24 dev "$p1" &&
+	ip -n a link set "$p0" up && ip -n b link set "$p1" up || return 1
+	ip netns exec a ethtool -K "$p0" tx on >/dev/null || return 1
+	wait_until 5 ns_carrier a "$p0" && wait_until 5 ns_carrier b "$p1" || {
+		ktap_diag "no carrier in the namespaces"; return 1; }
+}
+
+copybreak_464_both()
+{
+	ip netns exec a ethtool --set-tunable "$p0" tx-copybreak 464 &&
+	ip netns exec b ethtool --set-tunable "$p1" tx-copybreak 464 || return 1
+	eq "$(ip netns exec a ethtool --get-tunable "$p0" tx-copybreak)" \
+		"tx-copybreak: 464" "$p0 tx-copybreak" &&
+	eq "$(ip netns exec b ethtool --get-tunable "$p1" tx-copybreak)" \
+		"tx-copybreak: 464" "$p1 tx-copybreak"
+}
+
+tcp_transfer()
+{
+	head -c $TCP_SIZE /dev/urandom >/tmp/src || return 1
+	want=$(sha256sum </tmp/src | cut -d' ' -f1)
+	snap b a b
+	ip netns exec b sh -c 'tcpblast serve 5001 | sha256sum >/tmp/dst.sum' &
+	srv=$!
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	ip netns exec a tcpblast send 10.0.0.2 5001 </tmp/src
+	src_rc=$?
+	wait $srv
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	rm -f /tmp/src
+	sleep 0.3
+	snap a a b
+	got=$(cut -d' ' -f1 /tmp/dst.sum)
+	ktap_diag "16 MiB in $(echo "$t0 $t1" | awk '{ printf "%.1f s", $2 - $1 }');" \
+		"$p0 tx_inline $(d d_tx_inline) (sim $(d s0_inline_wqes)) of" \
+		"$(d d_tx_packets); $p1 tx_inline $(d r_tx_inline)" \
+		"(sim $(d s1_inline_wqes)) of $(d r_tx_packets)"
+	rc=0
+	[ $src_rc = 0 ] || { ktap_diag "tcpblast send exited $src_rc"; rc=1; }
+	eq "$got" "$want" "sha256" || rc=1
+	[ "$(d d_tx_inline)" -gt 0 ] || { ktap_diag "$p0 tx_inline: 0, want > 0"; rc=1; }
+	[ "$(d r_tx_inline)" -gt 0 ] || { ktap_diag "$p1 tx_inline: 0, want > 0"; rc=1; }
+	eq "$(d s0_inline_wqes)" "$(d d_tx_inline)" "sim port0 inline_wqes vs tx_inline" || rc=1
+	eq "$(d s1_inline_wqes)" "$(d r_tx_inline)" "sim port1 inline_wqes vs tx_inline" || rc=1
+	sim_clean || rc=1
+	return $rc
+}
+
+teardown()
+{
+	ip netns del a && ip netns del b || return 1
+	cxb_del 1 || return 1
+	eq "$(sim_dma_live)" 0 "dma_live after teardown" || return 1
+	cxb_unload
+}
+
+ktap_ok setup_adapter setup || ktap_finish
+for c in $CASES; do
+	ktap_ok "copybreak${c%%:*}_udp${c#*:}" run "${c%%:*}" "${c#*:}"
+done
+ktap_ok netns_setup netns_setup || ktap_finish
+ktap_ok tcp_copybreak464_both_ports copybreak_464_both
+ktap_ok tcp_16MiB_sha256_inline tcp_transfer
+ktap_ok teardown_dma_live_zero teardown
+ktap_finish

@@ -1,0 +1,302 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every doorbell policy switched under traffic (Documentation/cxbell.rst:
+# "Every way cxbell tells the device about new send work can be switched
+# at run time, under traffic"). A toggler runs three loops at once on an
+# interface, each as fast as its commands go:
+#   blueflame    on/off by turns, two turns through ethtool --set-priv-flags
+#                IF blueflame, two through ethtool -G IF tx-push; after
+#                each, both views (--show-priv-flags, -g "TX Push") must
+#                show the value set
+#   doorbell_opt 0, 1, 2, 3, 3, 2, 1, 0, ... (a shell builtin write), each
+#                held for 5 ms (sleep)
+#   tx-copybreak 0, 128, 464 (ethtool --set-tunable)
+# until told to stop, and at least 8 rounds each. A failed command or a
+# disagreeing view is recorded and fails the case.
+#  1. pktgen (burst 32, 60 bytes, large count) on port 0 -> port 1 for
+#     TOGGLE_S seconds per sim engine, port 0 toggled, then stopped:
+#     peer rx_packets == sent == tx_packets, sim doorbells == tx_doorbells,
+#     sim bf_writes == tx_blueflame, no bf_ineligible, bf_mismatch,
+#     violations, stranded (both ports, after 300 ms idle).
+#  2. a TCP transfer of TCP_MB MiB between namespaces a and b (as link.sh),
+#     inline engine, both ports toggled until it ends: sha256 intact, the
+#     same sim checks.
+# The accounting identity of cxbell.rst is printed, not asserted: turning
+# doorbell avoidance off rings what it deferred, a 4-byte doorbell no
+# packet accounts for. A bad kernel log line fails the case (lib.sh).
+#
+#   toggle.sh [TOGGLE_S [TCP_MB]]    defaults 3 and 16
+. /cxbell/lib.sh
+
+# toggle_bf IF STOP: prints problems, last line "bf ROUNDS"
+toggle_bf()
+{
+	_i=0
+	while [ ! -e "$2" ] || [ $_i -lt 8 ]; do
+		if [ $((_i % 2)) = 0 ]; then _v=on; else _v=off; fi
+		if [ $((_i / 2 % 2)) = 0 ]; then
+			_how="--set-priv-flags blueflame"
+			_o=$(ethtool --set-priv-flags "$1" blueflame $_v 2>&1)
+		else
+			_how="-G tx-push"
+			_o=$(ethtool -G "$1" tx-push $_v 2>&1)
+		fi || echo "round $_i: $_how $_v failed: $_o"
+		# Both views, parsed without forking more than ethtool.
+		_o=$(ethtool --show-priv-flags "$1")
+		_pf=${_o##*blueflame:}
+		_o=$(ethtool -g "$1")
+		_tp=${_o##*TX Push:}
+		# shellcheck disable=SC2086
+		set -- "$1" "$2" $_pf
+		_pf=${3:-}
+		# shellcheck disable=SC2086
+		set -- "$1" "$2" $_tp
+		_tp=${3:-}
+		set -- "$1" "$2"
+		if [ "$_pf" != $_v ] || [ "$_tp" != $_v ]; then
+			echo "round $_i: after $_how $_v: priv flag '$_pf', tx-push '$_tp'"
+		fi
+		_i=$((_i + 1))
+	done
+	echo "bf $_i"
+}
+
+toggle_opt()
+{
+	_i=0
+	_f=/sys/class/net/$1/doorbell_opt
+	while [ ! -e "$2" ] || [ $_i -lt 8 ]; do
+		# 0 1 2 3 3 2 1 0 ...: each value held for ~5 ms
+		_v=$((_i % 8))
+		[ $_v -gt 3 ] && _v=$((7 - _v))
+		echo $_v 2>/dev/null >"$_f" || echo "round $_i: doorbell_opt $_v failed"
+		sleep 0.005
+		_i=$((_i + 1))
+	done
+	echo "doorbell_opt $_i"
+}
+
+toggle_cb()
+{
+	_i=0
+	while [ ! -e "$2" ] || [ $_i -lt 8 ]; do
+		for _v in 0 128 464; do
+			_o=$(ethtool --set-tunable "$1" tx-copybreak $_v 2>&1) ||
+				echo "round $_i: tx-copybreak $_v failed: $_o"
+		done
+		_i=$((_i + 1))
+	done
+	echo "tx-copybreak $_i"
+}
+
+# Toggler mode, also run inside a namespace: toggle.sh --toggler IF STOP LOG
+# LOG gets the problems, LOG.n the rounds of each loop.
+toggler()
+{
+	rm -f "$3.bf" "$3.opt" "$3.cb"
+	toggle_bf "$1" "$2" >"$3.bf" &
+	toggle_opt "$1" "$2" >"$3.opt" &
+	toggle_cb "$1" "$2" >"$3.cb" &
+	wait
+	for _l in bf opt cb; do
+		tail -n 1 "$3.$_l"
+	done | tr '\n' ' ' >"$3.n"
+	for _l in bf opt cb; do
+		sed '$d' "$3.$_l"
+	done >"$3"
+	rm -f "$3.bf" "$3.opt" "$3.cb"
+}
+
+if [ "${1:-}" = --toggler ]; then
+	shift
+	toggler "$@"
+	exit 0
+fi
+
+TOGGLE_S=${1:-3}
+TCP_MB=${2:-16}
+ENGINES="inline deferred"
+self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+
+ktap_plan $((1 + 2 + 1 + 1 + 1))
+no_ipv6
+
+carrier_up() { [ "$(cat "/sys/class/net/$p0/carrier")" = 1 ]; }
+ns_carrier() { [ "$(ip netns exec "$1" cat "/sys/class/net/$2/carrier" 2>/dev/null)" = 1 ]; }
+
+setup()
+{
+	cxb_load && cxb_new 1 2 || return 1
+	p0=$(cxb_netdev 1 0) && p1=$(cxb_netdev 1 1) || return 1
+	for d in $p0 $p1; do
+		ethtool -L "$d" combined 1 || return 1
+		ip link set "$d" up || return 1
+	done
+	wait_until 5 carrier_up || { ktap_diag "no carrier"; return 1; }
+	mac=$(cat "/sys/class/net/$p1/address")
+	modprobe pktgen
+}
+
+snap()
+{
+	eval "$(cxb_snap "$1_d" "$p0" "${2:-}")"
+	eval "$(cxb_snap "$1_r" "$p1" "${3:-}")"
+	eval "$(sim_snap "$1_s0" 1 0)"
+	eval "$(sim_snap "$1_s1" 1 1)"
+}
+
+d()
+{
+	eval "echo \$((a_$1 - b_$1))"
+}
+
+# Checks on the deltas of both ports' driver and sim counters.
+sim_checks()
+{
+	_rc=0
+	for c in bf_ineligible bf_mismatch violations stranded; do
+		eq $(($(d s0_$c) + $(d s1_$c))) 0 "sim $c" || _rc=1
+	done
+	[ $(($(d s0_stranded) + $(d s1_stranded))) = 0 ] ||
+		sim_stranded_log | while read -r l; do ktap_diag "sim: $l"; done
+	for pp in d:s0 r:s1; do
+		dp=${pp%:*} sp=${pp#*:}
+		db=$(d ${dp}_tx_doorbells) bf=$(d ${dp}_tx_blueflame)
+		eq "$(d ${sp}_doorbells)" "$db" "sim $sp doorbells vs tx_doorbells" || _rc=1
+		eq "$(d ${sp}_bf_writes)" "$bf" "sim $sp bf_writes vs tx_blueflame" || _rc=1
+		tx=$(d ${dp}_tx_packets)
+		rhs=$((db - $(d ${dp}_tx_doorbell_by_completion) + bf +
+		       $(d ${dp}_tx_xmit_more) + $(d ${dp}_tx_doorbell_deferred)))
+		ktap_diag "$sp: tx_packets $tx, inline $(d ${dp}_tx_inline)" \
+			"(sim $(d ${sp}_inline_wqes)), doorbells $db (by completion" \
+			"$(d ${dp}_tx_doorbell_by_completion)), blueflame $bf," \
+			"xmit_more $(d ${dp}_tx_xmit_more), deferred" \
+			"$(d ${dp}_tx_doorbell_deferred); identity: rhs - tx_packets" \
+			"= $((rhs - tx))"
+	done
+	return $_rc
+}
+
+# Toggler results: LOG must be empty, and it must have looped.
+toggler_ok()
+{
+	_n=$(cat "$1.n" 2>/dev/null)
+	ktap_diag "toggler rounds in ${2} s: ${_n:-?}"
+	_rc=0
+	if [ -s "$1" ]; then
+		ktap_diag "toggler errors ($(wc -l <"$1") lines, first 10):"
+		head -n 10 "$1" | sed 's/^/#   /'
+		_rc=1
+	fi
+	[ -n "$_n" ] || { ktap_diag "toggler: did not finish"; _rc=1; }
+	return $_rc
+}
+
+# Every frame sent arrived or was dropped by the peer's sim port.
+peer_rx_done()
+{
+	[ $(($(cxb_stat "$p1" rx_packets) - b_r_rx_packets +
+	     $(sim_ctr 1 1 rx_dropped) - b_s1_rx_dropped)) -ge "$sent" ]
+}
+
+pktgen_toggle()
+{
+	sim_engine 1 "$1" || return 1
+	rm -f /tmp/tg.stop /tmp/tg.log /tmp/tg.log.n /tmp/pg.out
+	snap b
+	pktgen_run "$p0" 100000000 32 "$mac" 60 >/tmp/pg.out &
+	pg=$!
+	toggler "$p0" /tmp/tg.stop /tmp/tg.log &
+	tg=$!
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	sleep "$TOGGLE_S"
+	touch /tmp/tg.stop
+	wait $tg
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	pktgen_stop
+	wait $pg
+	pg_rc=$?
+	res=$(cat /tmp/pg.out)
+	sent=${res#* }
+	rc=0
+	[ $pg_rc = 0 ] && [ -n "$sent" ] || {
+		ktap_diag "pktgen failed (exit $pg_rc, '$res')"; return 1; }
+	wait_until 5 peer_rx_done
+	sleep 0.3
+	snap a
+	ktap_diag "$1 engine: sent $sent, peer rx $(d r_rx_packets) (sim" \
+		"rx_dropped $(d s1_rx_dropped)), ${res% *}pps"
+	eq "$(d r_rx_packets)" "$sent" "peer rx_packets vs sent" || rc=1
+	eq "$(d d_tx_packets)" "$sent" "tx_packets vs sent" || rc=1
+	sim_checks || rc=1
+	toggler_ok /tmp/tg.log "$(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }')" || rc=1
+	return $rc
+}
+
+netns_setup()
+{
+	rmmod pktgen || return 1
+	mkdir -p /run/netns
+	ip netns add a && ip netns add b || return 1
+	# No DAD/MLD/RS frames: they would race the counter snapshots.
+	no_ipv6_netns a b
+	ip link set "$p0" netns a && ip link set "$p1" netns b || return 1
+	ip -n a link set lo up && ip -n b link set lo up &&
+	ip -n a addr add 10.0.0.1/24 dev "$p0" && ip -n b addr add 10.0.0.2/24 dev "$p1" &&
+	ip -n a link set "$p0" up && ip -n b link set "$p1" up || return 1
+	wait_until 5 ns_carrier a "$p0" && wait_until 5 ns_carrier b "$p1" || {
+		ktap_diag "no carrier in the namespaces"; return 1; }
+}
+
+tcp_toggle()
+{
+	sim_engine 1 inline || return 1
+	rm -f /tmp/tg.stop /tmp/tga.log /tmp/tga.log.n /tmp/tgb.log /tmp/tgb.log.n
+	head -c $((TCP_MB * 1024 * 1024)) /dev/urandom >/tmp/src || return 1
+	want=$(sha256sum </tmp/src | cut -d' ' -f1)
+	snap b a b
+	ip netns exec a /bin/sh "$self" --toggler "$p0" /tmp/tg.stop /tmp/tga.log &
+	tga=$!
+	ip netns exec b /bin/sh "$self" --toggler "$p1" /tmp/tg.stop /tmp/tgb.log &
+	tgb=$!
+	ip netns exec b sh -c 'tcpblast serve 5001 | sha256sum >/tmp/dst.sum' &
+	srv=$!
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	ip netns exec a tcpblast send 10.0.0.2 5001 </tmp/src
+	src_rc=$?
+	wait $srv
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	touch /tmp/tg.stop
+	wait $tga $tgb
+	rm -f /tmp/src
+	sleep 0.3
+	snap a a b
+	got=$(cut -d' ' -f1 /tmp/dst.sum)
+	secs=$(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }')
+	ktap_diag "$TCP_MB MiB in $secs s; sim rx_dropped port0 $(d s0_rx_dropped)" \
+		"port1 $(d s1_rx_dropped)"
+	rc=0
+	[ $src_rc = 0 ] || { ktap_diag "tcpblast send exited $src_rc"; rc=1; }
+	eq "$got" "$want" "sha256" || rc=1
+	sim_checks || rc=1
+	toggler_ok /tmp/tga.log "$secs" || rc=1
+	toggler_ok /tmp/tgb.log "$secs" || rc=1
+	return $rc
+}
+
+teardown()
+{
+	ip netns del a && ip netns del b || return 1
+	cxb_del 1 || return 1
+	eq "$(sim_dma_live)" 0 "dma_live after teardown" || return 1
+	cxb_unload
+}
+
+ktap_ok setup_adapter setup || ktap_finish
+for e in $ENGINES; do
+	ktap_ok "pktgen_${e}_toggle_${TOGGLE_S}s" pktgen_toggle "$e"
+done
+ktap_ok netns_setup netns_setup || ktap_finish
+ktap_ok "tcp_${TCP_MB}MiB_toggle_sha256" tcp_toggle
+ktap_ok teardown_dma_live_zero teardown
+ktap_finish
