@@ -12,4 +12,11 @@ all: modules
 modules clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $@
 
-.PHONY: all modules clean
+# The benchmark (tools/testing/cxbell/bench/run; BENCH_ARGS=--full etc.):
+# installs what it needs, builds, boots the VM, prints the tables.
+bench:
+	bash $(CURDIR)/scripts/install-deps.sh
+	$(MAKE) -C $(CURDIR) modules
+	$(CURDIR)/tools/testing/cxbell/bench/run $(BENCH_ARGS)
+
+.PHONY: all modules clean bench

@@ -1,0 +1,313 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of tools/testing/cxbell/bench/run (runs under vm-run, as
+# `sh guest-bench.sh ...`, dash). For every (row, burst) it runs the
+# kernel's samples/pktgen/pktgen_sample03_burst_single_flow.sh (with bash,
+# both passed in by the host with --file) on the row's netdev and prints
+# one machine-readable line
+#
+#   @@bench row=ROW burst=B ring=R size=S queues=Q rep=N pkts=P \
+#           elapsed_ns=E k=DELTA ...
+#
+# (all of them after the last run, see below)
+#
+# where elapsed_ns is pktgen's elapsed time (microseconds from its Result
+# line, times 1000: guest instructions under -icount) and the k=DELTA
+# pairs are deltas around the run of: every ethtool -S counter of the
+# netdev (e.NAME), every sim debugfs counter of port 0 (s.NAME, cxbell
+# rows), the sim adapter's dma_ns and dma_calls (a.NAME: time in its
+# IOMMU model's map/unmap) and the netdev's interrupts from
+# /proc/interrupts (i.irqs).
+#
+#   guest-bench.sh [OPTIONS]
+#     --count N        packets per run (default 100000)
+#     --bursts "B..."  bursts (default "1 2 4 8 16 32 64 128")
+#     --rows "R..."    rows (default: all, see row_setup below)
+#     --reps N         runs per point (default 1; 2 = run-to-run check)
+#     --growth W       also the growth sweep W (ring, size), at burst 32;
+#                      repeatable
+#     --perf ROW:B     record a cpu-clock profile of ROW at burst B with
+#                      perf (passed in at /cxbell-run/perf): @@prof lines
+#
+# Rows: dummy, e1000e, virtio (QEMU devices the host added), and cxbell
+# on a 1-port sim adapter (inline engine; its frames are discarded after
+# execution, so no receive path runs):
+#   cx3-db         4-byte doorbells (blueflame off)
+#   cx3-bf         BlueFlame on
+#   cx3-db-opt1    doorbell_opt 1 (avoidance), blueflame off
+#   cx3-db-opt3    doorbell_opt 3 (avoidance, plain store), blueflame off
+#   cx3-db-inline  tx-copybreak 464 (inline), blueflame off
+#   cx3-bf-inline  tx-copybreak 464, BlueFlame on
+. /cxbell/lib.sh
+
+COUNT=100000
+BURSTS="1 2 4 8 16 32 64 128"
+ROWS="dummy e1000e virtio cx3-db cx3-bf cx3-db-opt1 cx3-db-opt3 cx3-db-inline cx3-bf-inline"
+REPS=1
+GROWTH=
+PERF=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--count) COUNT=$2; shift ;;
+	--bursts) BURSTS=$2; shift ;;
+	--rows) ROWS=$2; shift ;;
+	--reps) REPS=$2; shift ;;
+	--growth) GROWTH="$GROWTH $2"; shift ;;
+	--perf) PERF="$PERF $2"; shift ;;
+	*) echo "guest-bench: unknown option $1"; exit 2 ;;
+	esac
+	shift
+done
+
+SAMPLE=/cxbell-run/pktgen/pktgen_sample03_burst_single_flow.sh
+BASH=/bin/bash
+DST_IP=198.18.0.42
+DST_MAC=02:00:00:00:00:02
+SIM=1
+
+no_ipv6
+modprobe pktgen || exit 1
+
+# netdev bound to the PCI driver $1
+pci_netdev()
+{
+	for _n in /sys/class/net/*; do
+		# (virtio: the netdev's device is the virtio device)
+		[ "$(basename "$(readlink -f "$_n/device/driver" 2>/dev/null)")" = "$1" ] &&
+			{ basename "$_n"; return 0; }
+	done
+	return 1
+}
+
+up_wait()
+{
+	ip link set "$1" up || return 1
+	_if=$1
+	carrier() { [ "$(cat "/sys/class/net/$_if/carrier" 2>/dev/null)" = 1 ]; }
+	wait_until 10 carrier
+}
+
+DEV_dummy='' DEV_e1000e='' DEV_virtio='' DEV_cx=''
+setup_dummy()
+{
+	[ -n "$DEV_dummy" ] && return 0
+	modprobe dummy numdummies=0 2>/dev/null
+	ip link add d0 type dummy && up_wait d0 && DEV_dummy=d0
+}
+
+setup_e1000e()
+{
+	[ -n "$DEV_e1000e" ] && return 0
+	modprobe e1000e || return 1
+	wait_until 5 pci_netdev e1000e >/dev/null || return 1
+	DEV_e1000e=$(pci_netdev e1000e) && up_wait "$DEV_e1000e"
+}
+
+setup_virtio()
+{
+	[ -n "$DEV_virtio" ] && return 0
+	modprobe virtio_pci 2>/dev/null
+	modprobe virtio_net || return 1
+	wait_until 5 pci_netdev virtio_net >/dev/null || return 1
+	DEV_virtio=$(pci_netdev virtio_net) && up_wait "$DEV_virtio"
+}
+
+setup_cx()
+{
+	[ -n "$DEV_cx" ] && return 0
+	cxb_load && cxb_new $SIM 1 || return 1
+	sim_engine $SIM inline || return 1
+	DEV_cx=$(cxb_netdev $SIM 0) || return 1
+	ethtool -L "$DEV_cx" combined 1 || return 1
+	up_wait "$DEV_cx"
+}
+
+# row_setup ROW: configure the row, set IF (its netdev) and KIND.
+row_setup()
+{
+	case $1 in
+	dummy) setup_dummy && IF=$DEV_dummy KIND=peer ;;
+	e1000e) setup_e1000e && IF=$DEV_e1000e KIND=peer ;;
+	virtio) setup_virtio && IF=$DEV_virtio KIND=peer ;;
+	cx3-*)
+		setup_cx || return 1
+		IF=$DEV_cx KIND=cx
+		_bf=off _opt=0 _cb=0
+		case $1 in
+		cx3-bf*) _bf=on ;;
+		esac
+		case $1 in
+		*-opt1) _opt=1 ;;
+		*-opt3) _opt=3 ;;
+		esac
+		case $1 in
+		*-inline) _cb=464 ;;
+		esac
+		ethtool --set-priv-flags "$IF" blueflame $_bf 2>/dev/null
+		[ "$(ethtool --show-priv-flags "$IF" | awk '$1 == "blueflame:" { print $2 }')" = $_bf ] ||
+			{ echo "guest-bench: blueflame $_bf failed"; return 1; }
+		echo $_opt >"/sys/class/net/$IF/doorbell_opt" || return 1
+		ethtool --set-tunable "$IF" tx-copybreak $_cb || return 1
+		;;
+	*) echo "guest-bench: unknown row $1"; return 1 ;;
+	esac
+}
+
+# All counters of the current row as "name value" lines.
+snap()
+{
+	ethtool -S "$IF" 2>/dev/null | awk -F': *' 'NF == 2 && $2 ~ /^[0-9]+$/ {
+		gsub(/^ +/, "", $1); print "e." $1, $2 }'
+	if [ "$KIND" = cx ]; then
+		# one grep for all files: "path:value"
+		grep -H . "$CXB_DBG/cxbell_sim$SIM/port0"/* |
+			sed -n 's|^.*/\([a-z_0-9]*\):\([0-9][0-9]*\)$|s.\1 \2|p'
+		# adapter level: the IOMMU model's own time (dma_ns, dma_calls)
+		for _f in dma_ns dma_calls; do
+			[ -r "$CXB_DBG/cxbell_sim$SIM/$_f" ] &&
+				echo "a.$_f $(cat "$CXB_DBG/cxbell_sim$SIM/$_f")"
+		done
+	fi
+	# interrupts of the netdev (e1000e: eth0-rx-0, ...; virtio:
+	# virtioN-output.0 ...; cxbell's are not in /proc/interrupts)
+	_vpat=none
+	[ "$IF" = "$DEV_virtio" ] && _vpat=$(basename "$(readlink -f "/sys/class/net/$IF/device")")
+	awk -v i="$IF" -v v="$_vpat" '$NF ~ "^" i "(-|$)" || $NF ~ "^" v "-" {
+		for (k = 2; k <= NF && $k ~ /^[0-9]+$/; k++) s += $k }
+		END { print "i.irqs", s + 0 }' /proc/interrupts
+}
+
+delta()
+{
+	awk 'NR == FNR { a[$1] = $2; next } ($1 in a) {
+		printf " %s=%d", $1, $2 - a[$1] }' "$1" "$2"
+}
+
+# run_one ROW BURST SIZE [EXTRA]: one pktgen run, prints the @@bench line
+run_one()
+{
+	_row=$1 _b=$2 _sz=$3 _extra=${4:-}
+	_ring=$(ethtool -g "$IF" 2>/dev/null | awk '/^Current/ { c = 1 } c && $1 == "TX:" { print $2; exit }')
+	snap >/tmp/s0
+	# pktgen's own sample script: -i dev, -m dst MAC, -d dst IP, -s size,
+	# -n count, -b burst, -c clone_skb, -t 1 thread (kpktgend_0, queue 0)
+	"$BASH" "$SAMPLE" -i "$IF" -m $DST_MAC -d $DST_IP -s "$_sz" \
+		-n "$COUNT" -b "$_b" -c 1000000 -t 1 >/tmp/pg.out 2>&1
+	_rc=$?
+	snap >/tmp/s1
+	# "Result: OK: 70000(c69000+d1000) usec, 100000 (60byte,0frags)"
+	_res=$(sed -n 's/^Result: OK: \([0-9]*\)(c\([0-9]*\)+d\([0-9]*\)) usec, \([0-9]*\) .*/\1 \4/p' /tmp/pg.out)
+	if [ $_rc != 0 ] || [ -z "$_res" ]; then
+		echo "guest-bench: $_row burst $_b: pktgen failed (rc $_rc):"
+		sed 's/^/guest-bench:   /' /tmp/pg.out
+		return 1
+	fi
+	set -- $_res
+	echo "@@bench row=$_row burst=$_b ring=${_ring:-0} size=$_sz queues=1$_extra pkts=$2 elapsed_ns=$(($1 * 1000))$(delta /tmp/s0 /tmp/s1)" >>/tmp/bench.lines
+}
+
+# Results are printed at the end: console output drains at host speed
+# (QEMU's serial backend), so its interrupts would land in the runs at
+# times that differ from boot to boot.
+: >/tmp/bench.lines
+rc=0
+for row in $ROWS; do
+	row_setup "$row" || { echo "guest-bench: row $row: setup failed"; rc=1; continue; }
+	rep=1
+	while [ $rep -le "$REPS" ]; do
+		for b in $BURSTS; do
+			run_one "$row" "$b" 60 " rep=$rep" || rc=1
+		done
+		rep=$((rep + 1))
+	done
+done
+
+# Growth sweeps, burst 32, one run per point.
+for g in $GROWTH; do
+	case $g in
+	ring)
+		row_setup cx3-db || { rc=1; continue; }
+		for r in 256 512 1024 2048 4096 8192; do
+			ethtool -G "$IF" tx "$r" || { rc=1; continue; }
+			up_wait "$IF"
+			run_one cx3-db 32 60 " rep=1 sweep=ring" || rc=1
+		done
+		ethtool -G "$IF" tx 1024
+		up_wait "$IF"
+		;;
+	size)
+		for row in dummy e1000e cx3-db cx3-db-inline; do
+			row_setup $row || { rc=1; continue; }
+			for s in 64 128 256 512 1024 1500; do
+				run_one $row 32 $s " rep=1 sweep=size" || rc=1
+			done
+		done
+		;;
+	*) echo "guest-bench: unknown growth sweep $g"; rc=1 ;;
+	esac
+done
+
+cat /tmp/bench.lines
+
+# Profiles: perf record -e cpu-clock (an hrtimer: no PMU needed) over one
+# run, all CPUs, with call chains. Folded here into one line per
+# (category, owner) with its sample count:
+#   @@prof row=ROW burst=B period=NS cat=CAT owner=SYM n=N
+# over the samples of the transmit path's threads (kpktgend_0, and
+# ksoftirqd/0 for deferred softirqs). A sample that falls in an irqs-off
+# section is taken when interrupts come back on, on the unlock: its owner
+# is the first frame that is not an irq-enabling unlock, i.e. the
+# function that held the lock. Category by the frames of the chain:
+#   engine   under the sim's timed entry points (in engine_ns)
+#   simdma   other sim code: its dma_map_ops (IOMMU model), untimed
+#   driver   other cxbell code
+#   stack    the rest (pktgen, the stack, RCU, ...)
+PERIOD=20000
+for p in $PERF; do
+	row=${p%%:*} b=${p#*:}
+	row_setup "$row" || { rc=1; continue; }
+	/cxbell-run/perf record -q -e cpu-clock -c $PERIOD -a -g -o /tmp/perf.data -- \
+		"$BASH" "$SAMPLE" -i "$IF" -m $DST_MAC -d $DST_IP -s 60 \
+		-n "$COUNT" -b "$b" -c 1000000 -t 1 >/tmp/pg.out 2>&1 ||
+		{ cat /tmp/pg.out; rc=1; continue; }
+	echo "@@perf-result $(grep '^Result' /tmp/pg.out)"
+	/cxbell-run/perf script -i /tmp/perf.data -F comm,ip,sym 2>/dev/null |
+	awk -v row="$row" -v b="$b" -v period=$PERIOD '
+	function flush(   i, owner, cat, f) {
+		if (n == 0 || (comm != "kpktgend_0" && comm != "ksoftirqd/0")) {
+			n = 0
+			return
+		}
+		owner = ""
+		cat = "stack"
+		for (i = 1; i <= n; i++) {
+			f = fr[i]
+			if (owner == "" && f !~ /^_raw_(spin|read|write)_unlock_irq/)
+				owner = f
+			if (f ~ /^cxb_sim_(mmio_notify|sq_work|sq_resume|pause_timer)$/)
+				cat = "engine"
+			else if (f ~ /^cxb_sim_/ && cat != "engine")
+				cat = "simdma"
+			else if (f ~ /^cxb_/ && cat == "stack")
+				cat = "driver"
+		}
+		if (owner == "")
+			owner = fr[1]
+		cnt[cat " " owner]++
+		n = 0
+	}
+	/^[^ \t]/ { flush(); comm = $1; next }
+	/^[ \t]+[0-9a-f]+ / { fr[++n] = $2; next }
+	/^$/ { flush() }
+	END {
+		flush()
+		for (k in cnt) {
+			split(k, a, " ")
+			printf "@@prof row=%s burst=%s period=%d cat=%s owner=%s n=%d\n",
+				row, b, period, a[1], a[2], cnt[k]
+		}
+	}'
+done
+
+[ -n "$DEV_cx" ] && { cxb_del $SIM; cxb_unload; }
+exit $rc
