@@ -391,6 +391,11 @@ struct cxb_sim_adapter {
 	 */
 	atomic64_t dma_ns;
 	atomic64_t dma_calls;
+	/* IOMMU passthrough: IOVA = physical address, no per-mapping record
+	 * (what a host without an IOMMU pays); only with no live mapping
+	 * may it change.
+	 */
+	bool iommu_pt;
 	struct mutex lock;	/* queue create/destroy, port open/close */
 	struct xarray cqs;	/* cqn -> struct cxb_sim_cq */
 	struct ida qpns;

@@ -7,6 +7,7 @@
  *                               those leaked by deleted adapters
  *   cxbell_sim<ID>/engine       "inline" or "deferred" (rw)
  *   cxbell_sim<ID>/dma_live     live DMA mappings of the adapter
+ *   cxbell_sim<ID>/iommu        strict (tracked mappings) | passthrough
  *   cxbell_sim<ID>/dma_ns       time spent in streaming map/unmap ops
  *   cxbell_sim<ID>/dma_calls    streaming map/unmap calls
  *   cxbell_sim<ID>/reset_counters  write 1: zero all port counters and
@@ -105,6 +106,57 @@ static int cxb_sim_live_get(void *data, u64 *val)
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(cxb_sim_live_fops, cxb_sim_live_get, NULL, "%llu\n");
+
+static ssize_t cxb_sim_iommu_read(struct file *file, char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	struct cxb_sim_adapter *ad = file->private_data;
+	const char *mode = READ_ONCE(ad->iommu_pt) ? "passthrough\n" :
+						      "strict\n";
+
+	return simple_read_from_buffer(ubuf, count, ppos, mode, strlen(mode));
+}
+
+/* "strict" or "passthrough"; only while the adapter has no live mapping
+ * (no port up), -EBUSY otherwise.
+ */
+static ssize_t cxb_sim_iommu_write(struct file *file,
+				   const char __user *ubuf, size_t count,
+				   loff_t *ppos)
+{
+	struct cxb_sim_adapter *ad = file->private_data;
+	char buf[16];
+	ssize_t len;
+	bool pt;
+
+	len = simple_write_to_buffer(buf, sizeof(buf) - 1, ppos, ubuf, count);
+	if (len < 0)
+		return len;
+	buf[len] = '\0';
+	if (sysfs_streq(buf, "passthrough"))
+		pt = true;
+	else if (sysfs_streq(buf, "strict"))
+		pt = false;
+	else
+		return -EINVAL;
+
+	mutex_lock(&ad->lock);
+	if (pt != ad->iommu_pt && atomic_long_read(&ad->dma_live)) {
+		mutex_unlock(&ad->lock);
+		return -EBUSY;
+	}
+	WRITE_ONCE(ad->iommu_pt, pt);
+	mutex_unlock(&ad->lock);
+	return count;
+}
+
+static const struct file_operations cxb_sim_iommu_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = cxb_sim_iommu_read,
+	.write = cxb_sim_iommu_write,
+	.llseek = default_llseek,
+};
 
 static int cxb_sim_atomic64_get(void *data, u64 *val)
 {
@@ -248,6 +300,7 @@ void cxb_sim_debugfs_adapter_add(struct cxb_sim_adapter *ad)
 			    &cxb_sim_engine_fops);
 	debugfs_create_file_unsafe("dma_live", 0444, ad->ddir, &ad->dma_live,
 				   &cxb_sim_live_fops);
+	debugfs_create_file("iommu", 0600, ad->ddir, ad, &cxb_sim_iommu_fops);
 	debugfs_create_file_unsafe("dma_ns", 0444, ad->ddir, &ad->dma_ns,
 				   &cxb_sim_atomic64_fops);
 	debugfs_create_file_unsafe("dma_calls", 0444, ad->ddir, &ad->dma_calls,
