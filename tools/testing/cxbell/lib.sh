@@ -384,3 +384,21 @@ sim_stranded_log()
 {
 	dmesg | grep -a 'owned by the device, no doorbell' | tail -n 5
 }
+
+# Sim adapter 1 with both ports up, one channel each, port 0's carrier on;
+# sets p0, p1 and mac (port 1's address), loads pktgen.
+cxb_pktgen_pair()
+{
+	cxb_load && cxb_new 1 2 || return 1
+	p0=$(cxb_netdev 1 0) && p1=$(cxb_netdev 1 1) || return 1
+	for d in $p0 $p1; do
+		ethtool -L "$d" combined 1 || return 1
+		ip link set "$d" up || return 1
+	done
+	wait_until 5 carrier_up || { ktap_diag "no carrier"; return 1; }
+	mac=$(cat "/sys/class/net/$p1/address")
+	modprobe pktgen
+}
+
+# Port $p0 has carrier.
+carrier_up() { [ "$(cat "/sys/class/net/$p0/carrier")" = 1 ]; }

@@ -40,19 +40,9 @@ SMALL_BURST=256
 ktap_plan $((1 + 2 * 3 * 2 * 3 + 3 + 2))
 no_ipv6
 
-carrier_up() { [ "$(cat "/sys/class/net/$p0/carrier")" = 1 ]; }
-
 setup()
 {
-	cxb_load && cxb_new 1 2 || return 1
-	p0=$(cxb_netdev 1 0) && p1=$(cxb_netdev 1 1) || return 1
-	for d in $p0 $p1; do
-		ethtool -L "$d" combined 1 || return 1
-		ip link set "$d" up || return 1
-	done
-	wait_until 5 carrier_up || { ktap_diag "no carrier"; return 1; }
-	mac=$(cat "/sys/class/net/$p1/address")
-	modprobe pktgen
+	cxb_pktgen_pair || return 1
 }
 
 # Every counter the checks use, as PREFIX_d_* (driver, port 0),

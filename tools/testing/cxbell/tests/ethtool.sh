@@ -68,8 +68,6 @@ rings_set()
 	wait_until 5 carrier_up
 }
 
-carrier_up() { [ "$(cat "/sys/class/net/$p0/carrier")" = 1 ]; }
-
 # -G must fail with a message and leave the rings alone.
 reject_ring()
 {

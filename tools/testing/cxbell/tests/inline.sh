@@ -35,22 +35,14 @@ TCP_SIZE=$((16 * 1024 * 1024))
 ktap_plan $((1 + 10 + 3 + 1))
 no_ipv6
 
-carrier_up() { [ "$(cat "/sys/class/net/$p0/carrier")" = 1 ]; }
 ns_carrier() { [ "$(ip netns exec "$1" cat "/sys/class/net/$2/carrier" 2>/dev/null)" = 1 ]; }
 
 setup()
 {
-	cxb_load && cxb_new 1 2 || return 1
-	p0=$(cxb_netdev 1 0) && p1=$(cxb_netdev 1 1) || return 1
-	for d in $p0 $p1; do
-		ethtool -L "$d" combined 1 || return 1
-		ip link set "$d" up || return 1
-	done
-	wait_until 5 carrier_up || { ktap_diag "no carrier"; return 1; }
+	cxb_pktgen_pair || return 1
 	# The CPU computes the UDP checksum (pktgen UDPCSUM without offload).
 	ethtool -K "$p0" tx off >/dev/null || { ktap_diag "ethtool -K tx off failed"; return 1; }
-	mac=$(cat "/sys/class/net/$p1/address")
-	sim_engine 1 inline && modprobe pktgen
+	sim_engine 1 inline
 }
 
 snap()

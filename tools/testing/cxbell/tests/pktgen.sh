@@ -35,18 +35,8 @@ no_ipv6
 
 setup()
 {
-	cxb_load && cxb_new 1 2 || return 1
-	p0=$(cxb_netdev 1 0) && p1=$(cxb_netdev 1 1) || return 1
-	for d in $p0 $p1; do
-		ethtool -L "$d" combined 1 || return 1
-		ip link set "$d" up || return 1
-	done
-	wait_until 5 carrier_up || { ktap_diag "no carrier"; return 1; }
-	mac=$(cat "/sys/class/net/$p1/address")
-	modprobe pktgen
+	cxb_pktgen_pair || return 1
 }
-
-carrier_up() { [ "$(cat "/sys/class/net/$p0/carrier")" = 1 ]; }
 
 # Snapshot of every counter the checks use, as shell assignments PREFIX_x=.
 snap()
