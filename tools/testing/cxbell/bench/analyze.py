@@ -300,8 +300,12 @@ def prev_run(outdir, res):
 
 
 def key_csv(c):
+    # Only like-for-like points compare: same row, burst, size, ring,
+    # queues, sweep and repeat, and the same packet count (pktgen may
+    # overshoot it by less than a burst, hence the thousands).
     return (c["row"], int(c["burst"]), int(c["size"]), int(c["ring"]),
-            c["sweep"], int(c["rep"]))
+            int(c["queues"]), c["sweep"], int(c["rep"]),
+            int(c["pkts"]) // 1000)
 
 
 def analyze(outdir):
