@@ -89,6 +89,16 @@ struct cxb_rq_hw {
 };
 
 /**
+ * struct cxb_port_stats - counters the port itself keeps
+ * @rx_dropped: frames the port received and dropped before any receive
+ *	queue got them: no posted buffer (with flow control off), or larger
+ *	than the port's MTU. Never reset while the port exists.
+ */
+struct cxb_port_stats {
+	u64 rx_dropped;
+};
+
+/**
  * struct cxb_backend_ops - what a backend provides to the core
  * @open: enable the port (as INIT_PORT would); link changes are reported
  *	through @link_cb until @close.
@@ -100,6 +110,7 @@ struct cxb_rq_hw {
  * @sq_create/@sq_destroy: send queue (QP) life cycle. Destroy also flushes:
  *	the device stops fetching; WQEs it has not executed are dropped.
  * @rq_create/@rq_destroy: receive queue life cycle.
+ * @get_port_stats: optional; read the port's own counters. Any context.
  * @mmio_notify: optional. Called by the core right after each write to a
  *	register this backend handed out (doorbell, BlueFlame, CQ arm), with
  *	the register address and the bytes written. Real hardware needs no
@@ -121,6 +132,7 @@ struct cxb_backend_ops {
 			 const struct cxb_rq_params *p, struct cxb_rq_hw *hw);
 	void (*rq_destroy)(struct cxb_adev *adev, struct cxb_rq_hw *hw);
 
+	void (*get_port_stats)(struct cxb_adev *adev, struct cxb_port_stats *s);
 	void (*mmio_notify)(struct cxb_adev *adev, void __iomem *reg,
 			    unsigned int len);
 };

@@ -270,6 +270,7 @@ int cxb_reconfigure(struct cxb_priv *priv, unsigned int num_ch,
 void cxb_get_tx_stats(const struct cxb_tx_ring *ring, struct cxb_tx_stats *s);
 void cxb_get_rx_stats(const struct cxb_rx_ring *ring, struct cxb_rx_stats *s);
 void cxb_apply_tx_policy(struct cxb_priv *priv);
+u64 cxb_port_rx_dropped(struct cxb_priv *priv);
 
 /* cxbell_sysfs.c */
 extern const struct attribute_group cxb_sysfs_group;

@@ -43,6 +43,7 @@ static const char cxb_dev_stats_names[][ETH_GSTRING_LEN] = {
 	"napi_polls",
 	"irqs",
 	"tx_timeout",
+	"rx_port_dropped",
 };
 
 static const char cxb_priv_flags[][ETH_GSTRING_LEN] = {
@@ -156,6 +157,7 @@ static void cxb_get_ethtool_stats(struct net_device *dev,
 	*data++ = polls;
 	*data++ = irqs;
 	*data++ = READ_ONCE(priv->tx_timeouts);
+	*data++ = cxb_port_rx_dropped(priv);
 	for (q = 0; q < nq; q++)
 		for (i = 0; i < CXB_NUM_TX_STATS; i++)
 			*data++ = cxb_stat(&tx[q], &cxb_tx_stats_desc[i]);

@@ -565,6 +565,17 @@ static void cxb_get_stats64(struct net_device *dev,
 		stats->rx_dropped += r.dropped;
 	}
 	spin_unlock_bh(&priv->stats_lock);
+	stats->rx_missed_errors = cxb_port_rx_dropped(priv);
+}
+
+/* Frames the port dropped before they reached a receive queue. */
+u64 cxb_port_rx_dropped(struct cxb_priv *priv)
+{
+	struct cxb_port_stats ps = {};
+
+	if (priv->ops->get_port_stats)
+		priv->ops->get_port_stats(priv->cadev, &ps);
+	return ps.rx_dropped;
 }
 
 static void cxb_tx_timeout(struct net_device *dev, unsigned int txqueue)

@@ -366,6 +366,7 @@ struct cxb_sim_port {
 	bool enabled;
 	bool link;
 	bool pause;		/* 802.3x: push back instead of dropping */
+	atomic64_t port_rx_dropped;	/* rx_dropped, never reset */
 	atomic_t paused_sqs;	/* own SQs whose engine is paused */
 	atomic_t resume_rr;	/* rotates the order queues resume in */
 	struct hrtimer pause_timer;	/* retry while an engine is paused */

@@ -111,6 +111,15 @@ static bool cxb_sim_link_up(struct cxb_adev *cadev)
 	return READ_ONCE(to_cxb_sim_port(cadev)->link);
 }
 
+/* The port's own counters, as a device's port counters (not reset by
+ * debugfs reset_counters).
+ */
+static void cxb_sim_get_port_stats(struct cxb_adev *cadev,
+				   struct cxb_port_stats *s)
+{
+	s->rx_dropped = atomic64_read(&to_cxb_sim_port(cadev)->port_rx_dropped);
+}
+
 static int cxb_sim_set_mtu(struct cxb_adev *cadev, unsigned int mtu)
 {
 	if (mtu < ETH_MIN_MTU || mtu > cadev->max_mtu)
@@ -584,5 +593,6 @@ const struct cxb_backend_ops cxb_sim_backend_ops = {
 	.sq_destroy	= cxb_sim_sq_destroy,
 	.rq_create	= cxb_sim_rq_create,
 	.rq_destroy	= cxb_sim_rq_destroy,
+	.get_port_stats	= cxb_sim_get_port_stats,
 	.mmio_notify	= cxb_sim_mmio_notify,
 };

@@ -139,6 +139,7 @@ enum cxb_sim_rx_res cxb_sim_rx_deliver(struct cxb_sim_port *port,
 		cxb_sim_add(port, CXB_SIM_C_RX_BYTES, len);
 	} else if (res == CXB_SIM_RX_DROPPED) {
 		cxb_sim_inc(port, CXB_SIM_C_RX_DROPPED);
+		atomic64_inc(&port->port_rx_dropped);
 	}
 	return res;
 }
