@@ -11,7 +11,9 @@
 # each time on a freshly created netdev (a new dummy, a new sim adapter),
 # so both runs start from the same state.
 #   - cxbell: sim doorbells + BF writes == tx_doorbells + tx_blueflame and
-#     (doorbells + BF) x burst == packets sent, no queue stop
+#     (doorbells + BF) x burst == packets sent when the queue never
+#     stopped (always so under -icount); after S stops, between
+#     sent / burst and ceil(sent / burst) + S
 #   - both rows: the two runs' pktgen elapsed times are identical.
 # Instruction counts are only deterministic in an -icount boot (vm-run
 # --icount; tools/testing/cxbell/bench/run --test runs this file so).
@@ -111,10 +113,20 @@ for b in $BURSTS; do
 		eval "cx_${b}_$rep=$1"
 		log="$log
 cx3-db burst $b run $rep: $1 us, $2 pkts, sim db $3 bf $4, driver db $5 bf $6, stops $7, violations $8"
-		if [ $(($3 + $4)) != $(($5 + $6)) ] || [ $((($3 + $4) * b)) != "$2" ] ||
-		   [ "$7" != 0 ] || [ "$8" != 0 ]; then
+		# Exact when the queue never stopped. A stop (possible without
+		# icount: NAPI deferred to ksoftirqd lags pktgen) cuts a burst
+		# short with a doorbell of its own: at most one more per stop.
+		rings=$(($3 + $4))
+		if [ "$7" = 0 ]; then
+			lo=$(($2 / b)) hi=$(($2 / b))
+			[ $((rings * b)) = "$2" ] || hi=-1
+		else
+			lo=$(($2 / b)) hi=$((($2 + b - 1) / b + $7))
+		fi
+		if [ $rings != $(($5 + $6)) ] || [ $rings -lt $lo ] ||
+		   [ $rings -gt $hi ] || [ "$8" != 0 ]; then
 			db_ok=0
-			db_why="cx3-db burst $b: (db $3 + bf $4) x $b != $2 pkts, or driver $5+$6, stops $7, violations $8"
+			db_why="cx3-db burst $b: db $3 + bf $4 vs $2 pkts / $b (stops $7: $lo..$hi), driver $5+$6, violations $8"
 		fi
 		r=$(run_dummy "$b") || { eval "du_${b}_$rep=fail"; continue; }
 		set -- $r
