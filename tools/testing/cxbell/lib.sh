@@ -402,3 +402,30 @@ cxb_pktgen_pair()
 
 # Port $p0 has carrier.
 carrier_up() { [ "$(cat "/sys/class/net/$p0/carrier")" = 1 ]; }
+
+# Tear down what cxb_pktgen_pair set up; the sim must hold no mapping.
+cxb_pktgen_teardown()
+{
+	rmmod pktgen || return 1
+	cxb_del 1 || return 1
+	eq "$(sim_dma_live)" 0 "dma_live after teardown" || return 1
+	cxb_unload
+}
+
+# Move $p0/$p1 into namespaces a/b as 10.0.0.1/24 and 10.0.0.2/24 (IPv6
+# off: no DAD/MLD/RS frames racing counter snapshots), up, with carrier.
+cxb_netns_pair()
+{
+	rmmod pktgen || return 1
+	mkdir -p /run/netns
+	ip netns add a && ip netns add b || return 1
+	no_ipv6_netns a b
+	ip link set "$p0" netns a && ip link set "$p1" netns b || return 1
+	ip -n a link set lo up && ip -n b link set lo up &&
+	ip -n a addr add 10.0.0.1/24 dev "$p0" && ip -n b addr add 10.0.0.2/24 dev "$p1" &&
+	ip -n a link set "$p0" up && ip -n b link set "$p1" up || return 1
+	wait_until 5 _cxb_ns_carrier a "$p0" && wait_until 5 _cxb_ns_carrier b "$p1" || {
+		ktap_diag "no carrier in the namespaces"; return 1; }
+}
+
+_cxb_ns_carrier() { [ "$(ip netns exec "$1" cat "/sys/class/net/$2/carrier" 2>/dev/null)" = 1 ]; }

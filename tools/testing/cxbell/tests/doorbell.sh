@@ -192,14 +192,6 @@ sim_totals()
 	return $rc
 }
 
-teardown()
-{
-	rmmod pktgen || return 1
-	cxb_del 1 || return 1
-	eq "$(sim_dma_live)" 0 "dma_live after teardown" || return 1
-	cxb_unload
-}
-
 ktap_ok setup_adapter setup || ktap_finish
 for e in $ENGINES; do
 	for o in $OPTS; do
@@ -220,5 +212,5 @@ else
 	done
 fi
 ktap_ok sim_totals_clean sim_totals
-ktap_ok teardown_dma_live_zero teardown
+ktap_ok teardown_dma_live_zero cxb_pktgen_teardown
 ktap_finish

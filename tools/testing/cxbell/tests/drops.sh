@@ -74,16 +74,8 @@ lossless()
 	return $rc
 }
 
-teardown()
-{
-	rmmod pktgen || return 1
-	cxb_del 1 || return 1
-	eq "$(sim_dma_live)" 0 "dma_live after teardown" || return 1
-	cxb_unload
-}
-
 ktap_ok setup_adapter setup || ktap_finish
 ktap_ok overrun_counted_pause_off overrun
 ktap_ok lossless_pause_on lossless
-ktap_ok teardown_dma_live_zero teardown
+ktap_ok teardown_dma_live_zero cxb_pktgen_teardown
 ktap_finish

@@ -103,19 +103,11 @@ run()
 	return $rc
 }
 
-teardown()
-{
-	rmmod pktgen || return 1
-	cxb_del 1 || return 1
-	eq "$(sim_dma_live)" 0 "dma_live after teardown" || return 1
-	cxb_unload
-}
-
 ktap_ok setup_adapter setup || ktap_finish
 for e in $ENGINES; do
 	for b in $BURSTS; do
 		ktap_ok "${e}_burst_$b" run "$e" "$b"
 	done
 done
-ktap_ok teardown_dma_live_zero teardown
+ktap_ok teardown_dma_live_zero cxb_pktgen_teardown
 ktap_finish

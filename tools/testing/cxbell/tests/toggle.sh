@@ -121,8 +121,6 @@ self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 ktap_plan $((1 + 2 + 1 + 1 + 1))
 no_ipv6
 
-ns_carrier() { [ "$(ip netns exec "$1" cat "/sys/class/net/$2/carrier" 2>/dev/null)" = 1 ]; }
-
 setup()
 {
 	cxb_pktgen_pair || return 1
@@ -224,21 +222,6 @@ pktgen_toggle()
 	return $rc
 }
 
-netns_setup()
-{
-	rmmod pktgen || return 1
-	mkdir -p /run/netns
-	ip netns add a && ip netns add b || return 1
-	# No DAD/MLD/RS frames: they would race the counter snapshots.
-	no_ipv6_netns a b
-	ip link set "$p0" netns a && ip link set "$p1" netns b || return 1
-	ip -n a link set lo up && ip -n b link set lo up &&
-	ip -n a addr add 10.0.0.1/24 dev "$p0" && ip -n b addr add 10.0.0.2/24 dev "$p1" &&
-	ip -n a link set "$p0" up && ip -n b link set "$p1" up || return 1
-	wait_until 5 ns_carrier a "$p0" && wait_until 5 ns_carrier b "$p1" || {
-		ktap_diag "no carrier in the namespaces"; return 1; }
-}
-
 tcp_toggle()
 {
 	sim_engine 1 inline || return 1
@@ -287,7 +270,7 @@ ktap_ok setup_adapter setup || ktap_finish
 for e in $ENGINES; do
 	ktap_ok "pktgen_${e}_toggle_${TOGGLE_S}s" pktgen_toggle "$e"
 done
-ktap_ok netns_setup netns_setup || ktap_finish
+ktap_ok netns_setup cxb_netns_pair || ktap_finish
 ktap_ok "tcp_${TCP_MB}MiB_toggle_sha256" tcp_toggle
 ktap_ok teardown_dma_live_zero teardown
 ktap_finish
