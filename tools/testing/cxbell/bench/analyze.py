@@ -73,8 +73,10 @@ def derive(runs, wall):
     wall_by = {(w["row"], w["burst"], w["size"], w["sweep"]): w for w in wall}
     floor = {}
     for r in runs:
-        if r["row"] == "dummy" and r["rep"] == 1:
+        if r["row"] == "dummy" and r["rep"] == 1 and r["sweep"] in ("burst", "size"):
             floor[(r["burst"], r["size"])] = r["elapsed_ns"] / r["pkts"]
+        if r["row"] == "dummy-mq" and r["sweep"] == "queues":
+            floor[("queues", r.get("queues", 1))] = r["elapsed_ns"] / r["pkts"]
     out = []
     for r in runs:
         p = r["pkts"]
@@ -87,8 +89,10 @@ def derive(runs, wall):
         c["engine_insn_pkt"] = g("s.engine_ns")
         c["dma_insn_pkt"] = g("a.dma_ns")
         fl = floor.get((r["burst"], r["size"]))
+        if r["sweep"] == "queues":
+            fl = floor.get(("queues", r.get("queues", 1)))
         c["floor_insn_pkt"] = fl
-        if r["row"] == "dummy":
+        if r["row"].startswith("dummy"):
             c["driver_insn_pkt"] = 0.0
         elif fl is not None:
             c["driver_insn_pkt"] = (c["path_insn_pkt"] - c["engine_insn_pkt"]
@@ -389,7 +393,10 @@ def analyze(outdir):
                   "never used for targets)\n")
         md.append(matrix(res, rows, bursts, "wall_mpps", 3, "row \\ burst"))
     for sweep, var, lab in (("ring", "ring", "TX ring size (TXBBs)"),
-                            ("size", "size", "packet size (B)")):
+                            ("size", "size", "packet size (B)"),
+                            ("queues", "queues",
+                             "TX queues (one pktgen thread, one CPU; "
+                             "floor: dummy with 8 TX queues)")):
         sw = [c for c in res if c["sweep"] == sweep]
         if not sw:
             continue
@@ -397,10 +404,14 @@ def analyze(outdir):
         md.append(f"| row | {var} | whole path | engine | dma | driver | "
                   f"dbbf/pkt | PCIe B/pkt |\n|---|---:|---:|---:|---:|---:|---:|---:|")
         for c in sw:
-            fl = get("dummy", 32, "path_insn_pkt", "size", c["size"]) \
-                if sweep == "size" else get("dummy", 32, "path_insn_pkt")
+            if sweep == "size":
+                fl = get("dummy", 32, "path_insn_pkt", "size", c["size"])
+            elif sweep == "queues":
+                fl = c["floor_insn_pkt"]
+            else:
+                fl = get("dummy", 32, "path_insn_pkt")
             drv = None
-            if c["row"] == "dummy":
+            if c["row"].startswith("dummy"):
                 drv = 0.0
             elif fl is not None:
                 drv = c["path_insn_pkt"] - c["engine_insn_pkt"] - c["dma_insn_pkt"] - fl

@@ -24,8 +24,8 @@
 #     --bursts "B..."  bursts (default "1 2 4 8 16 32 64 128")
 #     --rows "R..."    rows (default: all, see row_setup below)
 #     --reps N         runs per point (default 1; 2 = run-to-run check)
-#     --growth W       also the growth sweep W (ring, size), at burst 32;
-#                      repeatable
+#     --growth W       also the growth sweep W (ring, size, queues), at
+#                      burst 32; repeatable
 #     --perf ROW:B     record a cpu-clock profile of ROW at burst B with
 #                      perf (passed in at /cxbell-run/perf): @@prof lines
 #
@@ -87,7 +87,7 @@ up_wait()
 	wait_until 10 carrier
 }
 
-DEV_dummy='' DEV_e1000e='' DEV_virtio='' DEV_cx=''
+DEV_dummy='' DEV_dummy_mq='' DEV_e1000e='' DEV_virtio='' DEV_cx=''
 setup_dummy()
 {
 	[ -n "$DEV_dummy" ] && return 0
@@ -132,6 +132,14 @@ row_setup()
 {
 	case $1 in
 	dummy) setup_dummy && IF=$DEV_dummy KIND=peer ;;
+	dummy-mq)
+		# the floor of the queue sweep: a dummy with 8 TX queues
+		if [ -z "$DEV_dummy_mq" ]; then
+			modprobe dummy numdummies=0 2>/dev/null
+			ip link add d8 numtxqueues 8 type dummy && up_wait d8 &&
+				DEV_dummy_mq=d8 || return 1
+		fi
+		IF=$DEV_dummy_mq KIND=peer ;;
 	e1000e) setup_e1000e && IF=$DEV_e1000e KIND=peer ;;
 	virtio) setup_virtio && IF=$DEV_virtio KIND=peer ;;
 	cx3-*)
@@ -211,6 +219,44 @@ run_one()
 	echo "@@bench row=$_row burst=$_b ring=${_ring:-0} size=$_sz queues=1$_extra pkts=$2 elapsed_ns=$(($1 * 1000))$(delta /tmp/s0 /tmp/s1)" >>/tmp/bench.lines
 }
 
+# run_queues ROW Q: burst 32, 60 B, Q pktgen devices on kpktgend_0, one
+# per TX queue; elapsed = the longest device's, pkts = the sum.
+run_queues()
+{
+	_row=$1 _q=$2 _pg=/proc/net/pktgen
+	_ring=$(ethtool -g "$IF" 2>/dev/null | awk '/^Current/ { c = 1 } c && $1 == "TX:" { print $2; exit }')
+	pgset $_pg/kpktgend_0 rem_device_all || return 1
+	_i=0
+	while [ $_i -lt "$_q" ]; do
+		_d=$_pg/$IF@$_i
+		pgset $_pg/kpktgend_0 "add_device $IF@$_i" &&
+		pgset "$_d" "count $((COUNT / _q))" &&
+		pgset "$_d" "pkt_size 60" &&
+		pgset "$_d" "clone_skb 1000000" &&
+		pgset "$_d" "burst 32" &&
+		pgset "$_d" "delay 0" &&
+		pgset "$_d" "flag NO_TIMESTAMP" &&
+		pgset "$_d" "queue_map_min $_i" &&
+		pgset "$_d" "queue_map_max $_i" &&
+		pgset "$_d" "dst $DST_IP" &&
+		pgset "$_d" "dst_mac $DST_MAC" || return 1
+		_i=$((_i + 1))
+	done
+	snap >/tmp/s0
+	pgset $_pg/pgctrl start || return 1
+	snap >/tmp/s1
+	_res=$(for _f in $_pg/"$IF"@*; do
+		sed -n 's/^Result: OK: \([0-9]*\)(c[0-9]*+d[0-9]*) usec, \([0-9]*\) .*/\1 \2/p' "$_f"
+	done | awk '{ if ($1 > e) e = $1; p += $2; n++ } END { if (n) print e, p, n }')
+	pgset $_pg/kpktgend_0 rem_device_all
+	set -- $_res
+	if [ "${3:-0}" != "$_q" ]; then
+		echo "guest-bench: $_row $_q queues: results of ${3:-0} devices"
+		return 1
+	fi
+	echo "@@bench row=$_row burst=32 ring=${_ring:-0} size=60 queues=$_q rep=1 sweep=queues pkts=$2 elapsed_ns=$(($1 * 1000))$(delta /tmp/s0 /tmp/s1)" >>/tmp/bench.lines
+}
+
 # Results are printed at the end: console output drains at host speed
 # (QEMU's serial backend), so its interrupts would land in the runs at
 # times that differ from boot to boot.
@@ -246,6 +292,22 @@ for g in $GROWTH; do
 			for s in 64 128 256 512 1024 1500; do
 				run_one $row 32 $s " rep=1 sweep=size" || rc=1
 			done
+		done
+		;;
+	queues)
+		# Q TX queues fed by the one pktgen thread (one CPU): Q pktgen
+		# devices IF@0..IF@Q-1, each pinned to its queue, COUNT/Q
+		# packets each; the thread serves them in turn, a burst each.
+		for row in dummy-mq cx3-db; do
+			row_setup $row || { rc=1; continue; }
+			for q in 1 2 4 8; do
+				if [ "$KIND" = cx ]; then
+					ethtool -L "$IF" combined $q || { rc=1; continue; }
+					up_wait "$IF"
+				fi
+				run_queues $row $q || rc=1
+			done
+			[ "$KIND" = cx ] && { ethtool -L "$IF" combined 1; up_wait "$IF"; }
 		done
 		;;
 	*) echo "guest-bench: unknown growth sweep $g"; rc=1 ;;
