@@ -327,7 +327,8 @@ cat /tmp/bench.lines
 # function that held the lock. Category by the frames of the chain:
 #   engine   under the sim's timed entry points (in engine_ns)
 #   simdma   other sim code: its dma_map_ops (IOMMU model), untimed
-#   driver   other cxbell code
+#   driver   other code of the row's driver (cxb_*; e1000*; virtnet_*,
+#            virtqueue_*, vring_*, virtio_*, vp_*; dummy_*)
 #   stack    the rest (pktgen, the stack, RCU, ...)
 PERIOD=20000
 for p in $PERF; do
@@ -338,8 +339,15 @@ for p in $PERF; do
 		-n "$COUNT" -b "$b" -c 1000000 -t 1 >/tmp/pg.out 2>&1 ||
 		{ cat /tmp/pg.out; rc=1; continue; }
 	echo "@@perf-result $(grep '^Result' /tmp/pg.out)"
+	# the row's driver, by symbol prefix
+	case $row in
+	dummy*) drv='^dummy_' ;;
+	e1000e) drv='^e1000' ;;
+	virtio) drv='^(virtnet_|virtqueue_|vring_|virtio_|vp_)' ;;
+	*) drv='^cxb_' ;;
+	esac
 	/cxbell-run/perf script -i /tmp/perf.data -F comm,ip,sym 2>/dev/null |
-	awk -v row="$row" -v b="$b" -v period=$PERIOD '
+	awk -v row="$row" -v b="$b" -v period=$PERIOD -v drv="$drv" '
 	function flush(   i, owner, cat, f) {
 		if (n == 0 || (comm != "kpktgend_0" && comm != "ksoftirqd/0")) {
 			n = 0
@@ -355,7 +363,7 @@ for p in $PERF; do
 				cat = "engine"
 			else if (f ~ /^cxb_sim_/ && cat != "engine")
 				cat = "simdma"
-			else if (f ~ /^cxb_/ && cat == "stack")
+			else if (f ~ drv && cat == "stack")
 				cat = "driver"
 		}
 		if (owner == "")
