@@ -353,6 +353,24 @@ static int t_mtu(void)
 	return 0;
 }
 
+/* QUERY_PORT's Ethernet context: link_up in bit 7 of byte 0 (autoneg
+ * capability is bit 6, not a link state).
+ */
+static int t_query_port_link(void)
+{
+	u8 ctx[256] = { 0 };
+
+	CHECK(!cxb_mlx4_query_port_link_up(ctx), "");
+	ctx[0] = 0x40;
+	CHECK(!cxb_mlx4_query_port_link_up(ctx), "");
+	ctx[0] = 0x80;
+	CHECK(cxb_mlx4_query_port_link_up(ctx), "");
+	ctx[0] = 0;
+	ctx[1] = 0xff;
+	CHECK(!cxb_mlx4_query_port_link_up(ctx), "");
+	return 0;
+}
+
 int main(void)
 {
 	static const struct ktap_case cases[] = {
@@ -369,6 +387,7 @@ int main(void)
 		{ "mlx4_mtt_page_list", t_mtt },
 		{ "mlx4_steering_gid", t_steer_gid },
 		{ "mlx4_port_mtu_and_sched_queue", t_mtu },
+		{ "mlx4_query_port_link_bit", t_query_port_link },
 	};
 
 	int failed;

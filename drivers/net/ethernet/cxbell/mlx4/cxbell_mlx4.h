@@ -36,8 +36,6 @@ struct cxb_mlx4_port;
  * @uar_map: @uar mapped
  * @mr: memory region over all of memory (physical addressing); its key is
  *	the lkey of every data segment
- * @db_dummy: doorbell record of QPs without receive queue
- * @db_dummy_dma: its DMA address
  * @port: ports offered to the core, NULL where skipped
  */
 struct cxb_mlx4_dev {
@@ -46,8 +44,6 @@ struct cxb_mlx4_dev {
 	struct mlx4_uar uar;
 	void __iomem *uar_map;
 	struct mlx4_mr mr;
-	__be32 *db_dummy;
-	dma_addr_t db_dummy_dma;
 	struct cxb_mlx4_port *port[MLX4_MAX_PORTS + 1];
 };
 
@@ -57,6 +53,9 @@ struct cxb_mlx4_dev {
  * @mdev: the adapter
  * @num: 1-based mlx4 port number
  * @lock: serialises open/close and receive QP changes (RSS follows them)
+ * @res: a page with MTT and doorbell record from mlx4_alloc_hwq_res(),
+ *	as mlx4_en keeps per port: the RSS QP's MTT, and the doorbell record
+ *	of QPs without receive queue
  * @rx_base: first of CXB_MLX4_MAX_CHANNELS reserved receive QPNs
  * @rq: live receive queues by channel
  * @open: between open() and close()
@@ -68,7 +67,6 @@ struct cxb_mlx4_dev {
  *	steering; A0 uses the MAC table's own QPN)
  * @rss_qp: the RSS indirection QP
  * @rss_state: its state
- * @rss_mtt: empty MTT (the RSS QP has no rings)
  * @rss_key: Toeplitz key
  * @uc_reg_id: device-managed steering rule of @mac
  * @bcast_reg_id: steering entry of the broadcast address
@@ -82,6 +80,7 @@ struct cxb_mlx4_port {
 	struct cxb_mlx4_dev *mdev;
 	u8 num;
 	struct mutex lock;		/* see above */
+	struct mlx4_hwq_resources res;
 	int rx_base;
 	struct cxb_mlx4_rq *rq[CXB_MLX4_MAX_CHANNELS];
 	bool open;
@@ -92,7 +91,6 @@ struct cxb_mlx4_port {
 	bool rss_qpn_reserved;
 	struct mlx4_qp rss_qp;
 	enum mlx4_qp_state rss_state;
-	struct mlx4_mtt rss_mtt;
 	u8 rss_key[CXB_MLX4_RSS_KEY_SIZE];
 	u64 uc_reg_id;
 	u64 bcast_reg_id;

@@ -237,4 +237,14 @@ static inline unsigned int cxb_mlx4_max_mtu(unsigned int eth_mtu_cap)
 	return eth_mtu_cap - CXB_MLX4_MTU_OVERHEAD;
 }
 
+/* QUERY_PORT output (Ethernet port context): the link is up when bit 7
+ * of its first byte is set.
+ */
+#define CXB_MLX4_QUERY_PORT_LINK_UP	0x80U
+
+static inline bool cxb_mlx4_query_port_link_up(const void *port_ctx)
+{
+	return *(const u8 *)port_ctx & CXB_MLX4_QUERY_PORT_LINK_UP;
+}
+
 #endif /* _CXBELL_MLX4_HW_H */

@@ -9,17 +9,12 @@
  * vectors, a send QP with a BlueFlame register and a receive QP, all
  * taken RST -> INIT -> RTR -> RTS over the core's ring memory.
  */
-#include <linux/dma-mapping.h>
 #include <linux/etherdevice.h>
 #include <linux/io.h>
+#include <linux/mlx4/cmd.h>
 #include <linux/slab.h>
 
 #include "cxbell_mlx4.h"
-
-static struct device *cxb_mlx4_pdev(struct cxb_mlx4_dev *mdev)
-{
-	return &mdev->dev->persist->pdev->dev;
-}
 
 /* ---- Adapter ----------------------------------------------------------- */
 
@@ -47,13 +42,6 @@ int cxb_mlx4_dev_res_init(struct cxb_mlx4_dev *mdev)
 	err = mlx4_mr_enable(dev, &mdev->mr);
 	if (err)
 		goto err_mr;
-	mdev->db_dummy = dma_alloc_coherent(cxb_mlx4_pdev(mdev),
-					    2 * sizeof(__be32),
-					    &mdev->db_dummy_dma, GFP_KERNEL);
-	if (!mdev->db_dummy) {
-		err = -ENOMEM;
-		goto err_mr;
-	}
 	return 0;
 
 err_mr:
@@ -71,8 +59,6 @@ void cxb_mlx4_dev_res_cleanup(struct cxb_mlx4_dev *mdev)
 {
 	struct mlx4_dev *dev = mdev->dev;
 
-	dma_free_coherent(cxb_mlx4_pdev(mdev), 2 * sizeof(__be32),
-			  mdev->db_dummy, mdev->db_dummy_dma);
 	mlx4_mr_free(dev, &mdev->mr);
 	iounmap(mdev->uar_map);
 	mlx4_uar_free(dev, &mdev->uar);
@@ -84,18 +70,43 @@ void cxb_mlx4_dev_res_cleanup(struct cxb_mlx4_dev *mdev)
 int cxb_mlx4_port_res_init(struct cxb_mlx4_port *port)
 {
 	struct mlx4_dev *dev = port->mdev->dev;
+	int err;
 
 	netdev_rss_key_fill(port->rss_key, sizeof(port->rss_key));
-	mlx4_mtt_init(dev, 0, 0, &port->rss_mtt);	/* empty: cannot fail */
-	return mlx4_qp_reserve_range(dev, CXB_MLX4_MAX_CHANNELS,
-				     CXB_MLX4_MAX_CHANNELS, &port->rx_base, 0,
-				     MLX4_RES_USAGE_DRIVER);
+	err = mlx4_alloc_hwq_res(dev, &port->res, PAGE_SIZE);
+	if (err)
+		return err;
+	err = mlx4_qp_reserve_range(dev, CXB_MLX4_MAX_CHANNELS,
+				    CXB_MLX4_MAX_CHANNELS, &port->rx_base, 0,
+				    MLX4_RES_USAGE_DRIVER);
+	if (err)
+		mlx4_free_hwq_res(dev, &port->res, PAGE_SIZE);
+	return err;
 }
 
 void cxb_mlx4_port_res_cleanup(struct cxb_mlx4_port *port)
 {
 	mlx4_qp_release_range(port->mdev->dev, port->rx_base,
 			      CXB_MLX4_MAX_CHANNELS);
+	mlx4_free_hwq_res(port->mdev->dev, &port->res, PAGE_SIZE);
+}
+
+/* The port's link state as the firmware reports it (QUERY_PORT). */
+static bool cxb_mlx4_query_link(struct cxb_mlx4_port *port)
+{
+	struct mlx4_dev *dev = port->mdev->dev;
+	struct mlx4_cmd_mailbox *mailbox;
+	bool up = false;
+
+	mailbox = mlx4_alloc_cmd_mailbox(dev);
+	if (IS_ERR(mailbox))
+		return false;
+	if (!mlx4_cmd_box(dev, 0, mailbox->dma, port->num, 0,
+			  MLX4_CMD_QUERY_PORT, MLX4_CMD_TIME_CLASS_B,
+			  MLX4_CMD_WRAPPED))
+		up = cxb_mlx4_query_port_link_up(mailbox->buf);
+	mlx4_free_cmd_mailbox(dev, mailbox);
+	return up;
 }
 
 void cxb_mlx4_port_link_event(struct cxb_mlx4_port *port, bool up)
@@ -128,7 +139,7 @@ static void cxb_mlx4_qpc_cfg_init(struct cxb_mlx4_port *port,
 	cfg->uar_index = mlx4_to_hw_uar_index(dev, port->mdev->uar.index);
 	cfg->port = port->num;
 	cfg->counter_index = mlx4_get_default_counter_index(dev, port->num);
-	cfg->db_dma = port->mdev->db_dummy_dma;
+	cfg->db_dma = port->res.db.dma;
 }
 
 /* Register the core's contiguous ring at @dma (@size bytes) with an MTT. */
@@ -191,7 +202,7 @@ static int cxb_mlx4_rss_apply(struct cxb_mlx4_port *port)
 	cxb_mlx4_qpc_cfg_init(port, &cfg, port->rss_qpn, port->rq[0]->cqn);
 	cxb_mlx4_rss_qpc(ctx, &cfg, port->rx_base, cxb_mlx4_rss_log_n(live),
 			 port->rss_key);
-	err = mlx4_qp_to_ready(dev, &port->rss_mtt, ctx, &port->rss_qp,
+	err = mlx4_qp_to_ready(dev, &port->res.mtt, ctx, &port->rss_qp,
 			       &port->rss_state);
 	kfree(ctx);
 	if (err) {
@@ -348,10 +359,14 @@ static int cxb_mlx4_open(struct cxb_adev *cadev, cxb_link_fn link_cb,
 		dev_err(d, "broadcast steering failed: %d\n", err);
 		goto err_port;
 	}
+	/* Events report changes from now on; the link may be up already
+	 * (another function or RoCE keeps the port initialised).
+	 */
 	spin_lock_irqsave(&port->link_lock, flags);
 	port->link_cb = link_cb;
 	port->link_ctx = ctx;
 	spin_unlock_irqrestore(&port->link_lock, flags);
+	cxb_mlx4_port_link_event(port, cxb_mlx4_query_link(port));
 	mutex_unlock(&port->lock);
 	return 0;
 
