@@ -6,7 +6,8 @@
 #include <linux/types.h>
 
 #define BIT(n)			(1UL << (n))
-#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
+#define DIV_ROUND_UP(n, d)	\
+	({ typeof(d) d_ = (d); ((n) + d_ - 1) / d_; })
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
 #endif
