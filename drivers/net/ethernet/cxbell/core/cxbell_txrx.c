@@ -59,6 +59,10 @@ void cxb_tx_ring_init(struct cxb_tx_ring *ring)
 
 static void cxb_tx_ring_doorbell(struct cxb_tx_ring *ring)
 {
+	if (ring->gen == CXB_GEN_CX5) {
+		cxb_mlx5_tx_doorbell(ring);
+		return;
+	}
 	/* WQEs and their owner bits must reach memory before the doorbell. */
 	wmb();
 #ifdef __BIG_ENDIAN
@@ -164,9 +168,9 @@ static void cxb_tx_drop(struct cxb_tx_ring *ring, struct sk_buff *skb)
 }
 
 /* Map the skb and write its data segments; false if a mapping failed. */
-static bool cxb_tx_map(struct cxb_tx_ring *ring, struct sk_buff *skb,
-		       struct cxb_tx_info *info, struct mlx4_wqe_data_seg *dseg,
-		       u32 headlen, u32 nr_frags)
+bool cxb_tx_map(struct cxb_tx_ring *ring, struct sk_buff *skb,
+		struct cxb_tx_info *info, struct mlx4_wqe_data_seg *dseg,
+		u32 headlen, u32 nr_frags)
 {
 	dma_addr_t dma;
 	u32 i;
@@ -215,7 +219,7 @@ static bool cxb_tx_map(struct cxb_tx_ring *ring, struct sk_buff *skb,
  * outstanding and rings itself, or completion sees the pending flag and
  * rings for everything posted so far.
  */
-static bool cxb_tx_defer_doorbell(struct cxb_tx_ring *ring)
+bool cxb_tx_defer_doorbell(struct cxb_tx_ring *ring)
 {
 	u32 bell = READ_ONCE(ring->prod_bell);
 
@@ -249,6 +253,8 @@ netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	__be32 srcrb, op_own;
 	bool inl;
 
+	if (ring->gen == CXB_GEN_CX5)
+		return cxb_mlx5_start_xmit(ring, skb);
 	prefetchw(&ring->txq->dql);
 
 	inl = skb->len <= ring->inline_max;
@@ -418,17 +424,18 @@ void cxb_tx_flush_deferred(struct cxb_tx_ring *ring)
 }
 
 /* Completion side of doorbell avoidance: ring for what xmit deferred. */
-static void cxb_tx_completion_doorbell(struct cxb_tx_ring *ring)
+void cxb_tx_completion_doorbell(struct cxb_tx_ring *ring)
 {
 	u32 bell, prod;
 	bool rang;
 
 	if (!READ_ONCE(ring->db_pending))
 		return;
-	if (READ_ONCE(ring->bf_on)) {
+	if (READ_ONCE(ring->bf_on) || ring->gen == CXB_GEN_CX5) {
 		/* xmit may sit between the owner bit and the BlueFlame copy of
 		 * a WQE: a doorbell now would announce it before its BF post.
-		 * Ring with xmit excluded instead.
+		 * Ring with xmit excluded instead. An mlx5 doorbell names the
+		 * last WQE xmit posted: the same.
 		 */
 		__netif_tx_lock(ring->txq, smp_processor_id());
 		rang = cxb_tx_ring_deferred_locked(ring);
@@ -571,6 +578,11 @@ static bool cxb_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 /* Handle the completions a stopped device wrote. Queue disabled. */
 void cxb_tx_flush_completions(struct cxb_channel *ch)
 {
+	if (ch->tx.gen == CXB_GEN_CX5) {
+		while (!cxb_mlx5_tx_complete(ch, 0, false))
+			;
+		return;
+	}
 	while (!cxb_tx_complete(ch, 0, false))
 		;
 }
@@ -582,6 +594,10 @@ void cxb_tx_ring_drain(struct cxb_tx_ring *ring)
 {
 	u32 bytes = 0, pkts = 0;
 
+	if (ring->gen == CXB_GEN_CX5) {
+		cxb_mlx5_tx_ring_drain(ring);
+		return;
+	}
 	while (ring->cons != ring->prod) {
 		if (ring->tx_info[ring->cons & ring->size_mask].skb)
 			pkts++;
@@ -774,7 +790,10 @@ int cxb_napi_poll(struct napi_struct *napi, int budget)
 	int rx_done;
 
 	ch->polls++;
-	tx_done = cxb_tx_complete(ch, budget, true);
+	if (ch->tx.gen == CXB_GEN_CX5)
+		tx_done = cxb_mlx5_tx_complete(ch, budget, true);
+	else
+		tx_done = cxb_tx_complete(ch, budget, true);
 	if (unlikely(!budget))
 		return 0;
 
