@@ -183,13 +183,14 @@ struct cxb_tx_ring {
 	struct cxb_adev *cadev;
 
 	/* CXB_GEN_CX5 (cxbell_tx_mlx5.c), dirtied by ndo_start_xmit: the
-	 * open multi-packet WQE session (its WQE starts at prod) and the
-	 * doorbell
+	 * open multi-packet WQE session and the doorbell
 	 */
 	u16 mpw_ds ____cacheline_aligned_in_smp; /* DS so far, 0: none */
 	u8 mpw_npkts;
 	u8 mpw_cs;			/* eth segment cs_flags it shares */
 	u32 mpw_bytes;
+	u32 mpw_wqe;			/* index of the session's WQE */
+	u32 mpw_pub;			/* prod published while it is open */
 	u32 mpw_prod;			/* MPW FIFO producer */
 	u32 last_wqe;			/* the WQE a doorbell names */
 	u32 db_offset;			/* doorbell buffer to use next */

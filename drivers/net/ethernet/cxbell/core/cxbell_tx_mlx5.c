@@ -14,8 +14,11 @@
  * or one with other flags (which then goes as a SEND WQE, in order), and
  * whenever the doorbell is due (no xmit_more, queue stopped): it never
  * waits for a later packet to be announced. While it is open it keeps
- * the room of a maximal WQE, and prod stays at its start, so a doorbell
- * rung by completion (doorbell avoidance) never announces it half built.
+ * the room of a maximal WQE, and the published prod stays below it and
+ * below the NOP that may pad the ring end before it: a doorbell rung by
+ * completion (doorbell avoidance) never announces the session half built,
+ * nor that NOP alone, which gets no CQE - doorbell avoidance counts on a
+ * completion for everything announced but not completed.
  */
 #include <linux/dma-mapping.h>
 #include <linux/if_vlan.h>
@@ -86,11 +89,11 @@ static void cxb_mlx5_ctrl(struct cxb_tx_ring *ring,
 	ctrl->rsvd[1] = 0;
 	ctrl->fm_ce_se = fm_ce_se;
 	ctrl->imm = 0;
-	ring->last_wqe = idx;
 }
 
 /* Fill the WQEBBs from @prod to the ring end with a NOP asking for no
- * completion; returns the index after it.
+ * completion; returns the index after it. It is posted with the WQE after
+ * it, which the doorbell names.
  */
 static u32 cxb_mlx5_post_nop(struct cxb_tx_ring *ring, u32 prod)
 {
@@ -108,17 +111,17 @@ static u32 cxb_mlx5_post_nop(struct cxb_tx_ring *ring, u32 prod)
 	return prod + n;
 }
 
-/* Close the open session at prod: returns the index after it. An empty
- * session (its only packet was dropped) posts nothing.
+/* Close the open session: returns the index after it. An empty session
+ * (its only packet was dropped) posts nothing, nor the NOP before it.
  */
-static u32 cxb_mlx5_mpw_close(struct cxb_tx_ring *ring, u32 prod)
+static u32 cxb_mlx5_mpw_close(struct cxb_tx_ring *ring)
 {
+	u32 prod = ring->mpw_wqe, n = cxb_mlx5_ds_to_wqebbs(ring->mpw_ds);
 	struct cxb_tx_info *info = &ring->tx_info[prod & ring->size_mask];
-	u32 n = cxb_mlx5_ds_to_wqebbs(ring->mpw_ds);
 
 	if (!ring->mpw_npkts) {
 		ring->mpw_ds = 0;
-		return prod;
+		return ring->mpw_pub;
 	}
 	info->skb = NULL;
 	info->nr_txbb = n;
@@ -129,20 +132,23 @@ static u32 cxb_mlx5_mpw_close(struct cxb_tx_ring *ring, u32 prod)
 	cxb_mlx5_ctrl(ring, cxb_mlx5_wqe(ring, prod), prod,
 		      MLX5_OPCODE_ENHANCED_MPSW, ring->mpw_ds,
 		      MLX5_WQE_CTRL_CQ_UPDATE);
+	ring->last_wqe = prod;
 	ring->mpw_ds = 0;
 	ring->mpwqe_blks++;	/* the caller is in an xstats update */
 	return prod + n;
 }
 
-/* Open a session at prod (after a NOP pad if a maximal WQE would reach
- * past the ring end); returns its index.
+/* Open a session at @prod, or after a NOP pad if a maximal WQE would
+ * reach past the ring end: at mpw_wqe.
  */
-static u32 cxb_mlx5_mpw_open(struct cxb_tx_ring *ring, u32 prod, u8 cs)
+static void cxb_mlx5_mpw_open(struct cxb_tx_ring *ring, u32 prod, u8 cs)
 {
 	struct mlx5_wqe_eth_seg *eth;
 
+	ring->mpw_pub = prod;
 	if ((prod & ring->size_mask) + CXB_MLX5_MAX_WQEBBS > ring->size)
 		prod = cxb_mlx5_post_nop(ring, prod);
+	ring->mpw_wqe = prod;
 	eth = cxb_mlx5_wqe(ring, prod) + CXB_MLX5_DS_SIZE;
 	memset(eth, 0, sizeof(*eth));
 	eth->cs_flags = cs;
@@ -150,7 +156,6 @@ static u32 cxb_mlx5_mpw_open(struct cxb_tx_ring *ring, u32 prod, u8 cs)
 	ring->mpw_npkts = 0;
 	ring->mpw_bytes = 0;
 	ring->mpw_cs = cs;
-	return prod;
 }
 
 /* Append @skb (linear) to the session at @prod. False if its mapping
@@ -194,8 +199,8 @@ static bool cxb_mlx5_mpw_add(struct cxb_tx_ring *ring, u32 prod,
 }
 
 /* Post @skb as a SEND WQE at *@pprod and move *@pprod past it. False if
- * it could not be posted (@skb is then the caller's to drop; *@pprod may
- * have moved past a NOP pad).
+ * it could not be posted (@skb is then the caller's to drop, *@pprod
+ * unchanged: a NOP pad written is not posted).
  */
 static bool cxb_mlx5_post_send(struct cxb_tx_ring *ring, u32 *pprod,
 			       struct sk_buff *skb, bool inl)
@@ -220,10 +225,8 @@ static bool cxb_mlx5_post_send(struct cxb_tx_ring *ring, u32 *pprod,
 		}
 	}
 	n = cxb_mlx5_ds_to_wqebbs(ds);
-	if ((prod & ring->size_mask) + n > ring->size) {
+	if ((prod & ring->size_mask) + n > ring->size)
 		prod = cxb_mlx5_post_nop(ring, prod);
-		*pprod = prod;
-	}
 	ctrl = cxb_mlx5_wqe(ring, prod);
 	eth = (void *)(ctrl + 1);
 	info = &ring->tx_info[prod & ring->size_mask];
@@ -237,7 +240,6 @@ static bool cxb_mlx5_post_send(struct cxb_tx_ring *ring, u32 *pprod,
 		info->nr_frags = 0;
 	} else if (unlikely(!cxb_tx_map(ring, skb, info, (void *)(eth + 1),
 					headlen, nr_frags))) {
-		/* a NOP pad posted above stays: harmless */
 		return false;
 	}
 	memset(eth, 0, sizeof(*eth));
@@ -248,13 +250,14 @@ static bool cxb_mlx5_post_send(struct cxb_tx_ring *ring, u32 *pprod,
 	info->mpw_pkts = 0;
 	cxb_mlx5_ctrl(ring, ctrl, prod, MLX5_OPCODE_SEND, ds,
 		      MLX5_WQE_CTRL_CQ_UPDATE);
+	ring->last_wqe = prod;
 	*pprod = prod + n;
 	return true;
 }
 
 netdev_tx_t cxb_mlx5_start_xmit(struct cxb_tx_ring *ring, struct sk_buff *skb)
 {
-	u32 len = skb->len, prod = ring->prod;
+	u32 len = skb->len, prod = ring->prod, pub;
 	bool xmit_more, send_db, eligible, inl;
 	bool stopped = false;
 	u8 cs;
@@ -271,15 +274,15 @@ netdev_tx_t cxb_mlx5_start_xmit(struct cxb_tx_ring *ring, struct sk_buff *skb)
 	    (!eligible || cs != ring->mpw_cs ||
 	     ring->mpw_ds + (inl ? cxb_mlx5_inline_ds(len) : 1) >
 	     CXB_MLX5_MAX_DS))
-		prod = cxb_mlx5_mpw_close(ring, prod);
+		prod = cxb_mlx5_mpw_close(ring);
 	if (eligible) {
 		if (!ring->mpw_ds)
-			prod = cxb_mlx5_mpw_open(ring, prod, cs);
-		if (unlikely(!cxb_mlx5_mpw_add(ring, prod, skb, inl)))
+			cxb_mlx5_mpw_open(ring, prod, cs);
+		if (unlikely(!cxb_mlx5_mpw_add(ring, ring->mpw_wqe, skb, inl)))
 			goto drop;
 		/* full: no packet fits any more */
 		if (ring->mpw_ds == CXB_MLX5_MAX_DS)
-			prod = cxb_mlx5_mpw_close(ring, prod);
+			prod = cxb_mlx5_mpw_close(ring);
 	} else if (unlikely(!cxb_mlx5_post_send(ring, &prod, skb, inl))) {
 		goto drop;
 	}
@@ -287,8 +290,8 @@ netdev_tx_t cxb_mlx5_start_xmit(struct cxb_tx_ring *ring, struct sk_buff *skb)
 	/* Stop before the next packet could find no room; an open session
 	 * holds the room of a maximal WQE.
 	 */
-	if (unlikely(cxb_mlx5_free(ring, prod + (ring->mpw_ds ?
-						  CXB_MLX5_MAX_WQEBBS : 0),
+	if (unlikely(cxb_mlx5_free(ring, ring->mpw_ds ? ring->mpw_wqe +
+				   CXB_MLX5_MAX_WQEBBS : prod,
 				   READ_ONCE(ring->cons)) <
 		     CXB_TX_STOP_ROOM)) {
 		netif_tx_stop_queue(ring->txq);
@@ -303,12 +306,14 @@ netdev_tx_t cxb_mlx5_start_xmit(struct cxb_tx_ring *ring, struct sk_buff *skb)
 
 	/* A session never waits for a later packet to be announced. */
 	if (send_db && ring->mpw_ds)
-		prod = cxb_mlx5_mpw_close(ring, prod);
+		prod = cxb_mlx5_mpw_close(ring);
 
 	/* Publish prod only now: a completion-side doorbell that reads it
-	 * must find every WQE below it written.
+	 * must find every WQE below it written. An open session (and its
+	 * NOP pad) stays above it.
 	 */
-	smp_store_release(&ring->prod, prod);
+	pub = ring->mpw_ds ? ring->mpw_pub : prod;
+	smp_store_release(&ring->prod, pub);
 
 	if (send_db && unlikely(ring->db_opt & CXB_DB_OPT_AVOID) &&
 	    cxb_tx_defer_doorbell(ring)) {
@@ -352,12 +357,13 @@ drop:
 	 */
 	xmit_more = netdev_xmit_more();
 	if (!xmit_more && ring->mpw_ds)
-		prod = cxb_mlx5_mpw_close(ring, prod);
-	/* WQEs (a NOP pad, a closed session) before prod, as above */
-	smp_store_release(&ring->prod, prod);
-	if (!xmit_more && prod != READ_ONCE(ring->prod_bell)) {
+		prod = cxb_mlx5_mpw_close(ring);
+	/* WQEs before prod, as above */
+	pub = ring->mpw_ds ? ring->mpw_pub : prod;
+	smp_store_release(&ring->prod, pub);
+	if (!xmit_more && pub != READ_ONCE(ring->prod_bell)) {
 		cxb_mlx5_tx_doorbell(ring);
-		WRITE_ONCE(ring->prod_bell, prod);
+		WRITE_ONCE(ring->prod_bell, pub);
 		ring->doorbells++;
 	}
 	u64_stats_update_end(&ring->xstats_sync);
@@ -504,7 +510,7 @@ void cxb_mlx5_tx_ring_drain(struct cxb_tx_ring *ring)
 
 	u64_stats_update_begin(&ring->xstats_sync);
 	if (ring->mpw_ds)
-		ring->prod = cxb_mlx5_mpw_close(ring, ring->prod);
+		ring->prod = cxb_mlx5_mpw_close(ring);
 	u64_stats_update_end(&ring->xstats_sync);
 	while (ring->cons != ring->prod)
 		ring->cons += cxb_mlx5_free_wqe(ring, ring->cons, 0, &pkts,
