@@ -313,6 +313,7 @@ struct cxb_sim_sq {
 	u32 done;		/* next TXBB to execute */
 	bool dead;
 	bool stranded_seen;
+	bool stranded_suspect;	/* cx5: seen once, see cxbell_sim_mlx5.c */
 	u32 stranded_idx;
 	unsigned long last_active;	/* jiffies of last doorbell/progress */
 	struct work_struct work;	/* deferred engine */

@@ -34,7 +34,9 @@
  * CXB_SIM_STRANDED_IDLE_MS without doorbell or progress, the queue is
  * stranded if its doorbell record is ahead of what was announced, or a
  * WQE for the next ring index (its QP, index and a valid opcode) sits in
- * ring memory.
+ * ring memory, on two checks in a row: the driver writes the record right
+ * before the doorbell, and a vCPU stalled in between is not a lost
+ * doorbell.
  */
 #include <linux/etherdevice.h>
 #include <linux/jiffies.h>
@@ -364,8 +366,11 @@ void cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq)
 	__be32 rec;
 
 	if (sq->dead || sq->paused || sq->done != idx ||
-	    time_before(jiffies, sq->last_active + idle) ||
-	    (sq->stranded_seen && sq->stranded_idx == idx))
+	    time_before(jiffies, sq->last_active + idle)) {
+		sq->stranded_suspect = false;
+		return;
+	}
+	if (sq->stranded_seen && sq->stranded_idx == idx)
 		return;
 	if (cxb_sim_dma_read(sq->port, sq->db_dma, &rec, sizeof(rec),
 			     CXB_SIM_PCIE_NONE))
@@ -377,12 +382,19 @@ void cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq)
 			      sizeof(ctrl), CXB_SIM_PCIE_NONE))
 		posted = cxb_sim_mlx5_plausible(sq, idx, &ctrl) &&
 			 cxb_mlx5_ctrl_opcode(&ctrl) != MLX5_OPCODE_NOP;
-	if (!posted)
+	if (!posted) {
+		sq->stranded_suspect = false;
 		return;
+	}
+	if (!sq->stranded_suspect) {
+		sq->stranded_suspect = true;
+		return;
+	}
+	sq->stranded_suspect = false;
 	sq->stranded_seen = true;
 	sq->stranded_idx = idx;
 	cxb_sim_inc(sq->port, CXB_SIM_C_STRANDED);
 	dev_info_ratelimited(&sq->port->cadev.adev.dev,
-			     "SQ %#x: WQE at %u posted, no doorbell\n",
-			     sq->qpn, idx);
+			     "SQ %#x: WQE at %u posted (doorbell record %u), no doorbell\n",
+			     sq->qpn, idx, be32_to_cpu(rec) & CXB_MLX5_IDX_MASK);
 }
