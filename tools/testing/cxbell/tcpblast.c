@@ -212,6 +212,7 @@ int main(int argc, char **argv)
 	if (argc == 6 && !strcmp(argv[1], "udpsend"))
 		return udp_send(argv[2], atoi(argv[3]), atoi(argv[4]),
 				atoi(argv[5]));
-	fprintf(stderr, "usage: tcpblast serve PORT | send ADDR PORT | udprecv PORT N SECS | udpsend ADDR PORT N SIZE\n");
+	fprintf(stderr, "usage: tcpblast serve PORT | send ADDR PORT |\n"
+		"       udprecv PORT N SECS | udpsend ADDR PORT N SIZE\n");
 	return 2;
 }

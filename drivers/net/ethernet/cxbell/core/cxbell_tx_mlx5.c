@@ -308,11 +308,11 @@ netdev_tx_t cxb_mlx5_start_xmit(struct cxb_tx_ring *ring, struct sk_buff *skb)
 	if (send_db && ring->mpw_ds)
 		prod = cxb_mlx5_mpw_close(ring);
 
+	pub = ring->mpw_ds ? ring->mpw_pub : prod;
 	/* Publish prod only now: a completion-side doorbell that reads it
 	 * must find every WQE below it written. An open session (and its
 	 * NOP pad) stays above it.
 	 */
-	pub = ring->mpw_ds ? ring->mpw_pub : prod;
 	smp_store_release(&ring->prod, pub);
 
 	if (send_db && unlikely(ring->db_opt & CXB_DB_OPT_AVOID) &&
@@ -358,8 +358,8 @@ drop:
 	xmit_more = netdev_xmit_more();
 	if (!xmit_more && ring->mpw_ds)
 		prod = cxb_mlx5_mpw_close(ring);
-	/* WQEs before prod, as above */
 	pub = ring->mpw_ds ? ring->mpw_pub : prod;
+	/* WQEs before prod, as above */
 	smp_store_release(&ring->prod, pub);
 	if (!xmit_more && pub != READ_ONCE(ring->prod_bell)) {
 		cxb_mlx5_tx_doorbell(ring);
