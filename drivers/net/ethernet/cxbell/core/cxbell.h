@@ -301,11 +301,11 @@ void cxb_tx_flush_completions(struct cxb_channel *ch);
 void cxb_tx_flush_deferred(struct cxb_tx_ring *ring);
 int cxb_rx_ring_fill(struct cxb_rx_ring *ring, gfp_t gfp);
 void cxb_rx_ring_drain(struct cxb_rx_ring *ring);
-bool cxb_tx_defer_doorbell(struct cxb_tx_ring *ring);
-void cxb_tx_completion_doorbell(struct cxb_tx_ring *ring);
-bool cxb_tx_map(struct cxb_tx_ring *ring, struct sk_buff *skb,
-		struct cxb_tx_info *info, struct mlx4_wqe_data_seg *dseg,
-		u32 headlen, u32 nr_frags);
+bool cxb_tx_defer_doorbell_gen(struct cxb_tx_ring *ring);
+void cxb_tx_completion_doorbell_gen(struct cxb_tx_ring *ring);
+bool cxb_tx_map_segs(struct cxb_tx_ring *ring, struct sk_buff *skb,
+		     struct cxb_tx_info *info, struct mlx4_wqe_data_seg *dseg,
+		     u32 headlen, u32 nr_frags);
 
 /* cxbell_tx_mlx5.c */
 netdev_tx_t cxb_mlx5_start_xmit(struct cxb_tx_ring *ring, struct sk_buff *skb);

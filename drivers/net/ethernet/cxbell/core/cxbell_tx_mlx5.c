@@ -28,7 +28,7 @@
 
 #include "cxbell.h"
 
-/* cxb_tx_map() writes mlx4 data segments: the same layout. */
+/* cxb_tx_map_segs() writes mlx4 data segments: the same layout. */
 static_assert(sizeof(struct mlx4_wqe_data_seg) ==
 	      sizeof(struct mlx5_wqe_data_seg));
 static_assert(offsetof(struct mlx4_wqe_data_seg, byte_count) ==
@@ -238,8 +238,8 @@ static bool cxb_mlx5_post_send(struct cxb_tx_ring *ring, u32 *pprod,
 		iseg->byte_count = cxb_mlx5_inline_bc(skb->len);
 		info->map0_len = 0;
 		info->nr_frags = 0;
-	} else if (unlikely(!cxb_tx_map(ring, skb, info, (void *)(eth + 1),
-					headlen, nr_frags))) {
+	} else if (unlikely(!cxb_tx_map_segs(ring, skb, info, (void *)(eth + 1),
+					     headlen, nr_frags))) {
 		return false;
 	}
 	memset(eth, 0, sizeof(*eth));
@@ -316,7 +316,7 @@ netdev_tx_t cxb_mlx5_start_xmit(struct cxb_tx_ring *ring, struct sk_buff *skb)
 	smp_store_release(&ring->prod, pub);
 
 	if (send_db && unlikely(ring->db_opt & CXB_DB_OPT_AVOID) &&
-	    cxb_tx_defer_doorbell(ring)) {
+	    cxb_tx_defer_doorbell_gen(ring)) {
 		send_db = false;
 		xmit_more = false;	/* counted as deferred */
 	}
@@ -483,7 +483,7 @@ bool cxb_mlx5_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 		u64_stats_update_end(&ring->cstats_sync);
 	}
 	if (napi)
-		cxb_tx_completion_doorbell(ring);
+		cxb_tx_completion_doorbell_gen(ring);
 	return ncqe < CXB_TX_CQ_BUDGET;
 }
 

@@ -168,9 +168,9 @@ static void cxb_tx_drop(struct cxb_tx_ring *ring, struct sk_buff *skb)
 }
 
 /* Map the skb and write its data segments; false if a mapping failed. */
-bool cxb_tx_map(struct cxb_tx_ring *ring, struct sk_buff *skb,
-		struct cxb_tx_info *info, struct mlx4_wqe_data_seg *dseg,
-		u32 headlen, u32 nr_frags)
+static bool cxb_tx_map(struct cxb_tx_ring *ring, struct sk_buff *skb,
+		       struct cxb_tx_info *info, struct mlx4_wqe_data_seg *dseg,
+		       u32 headlen, u32 nr_frags)
 {
 	dma_addr_t dma;
 	u32 i;
@@ -219,7 +219,7 @@ bool cxb_tx_map(struct cxb_tx_ring *ring, struct sk_buff *skb,
  * outstanding and rings itself, or completion sees the pending flag and
  * rings for everything posted so far.
  */
-bool cxb_tx_defer_doorbell(struct cxb_tx_ring *ring)
+static bool cxb_tx_defer_doorbell(struct cxb_tx_ring *ring)
 {
 	u32 bell = READ_ONCE(ring->prod_bell);
 
@@ -398,6 +398,22 @@ drop:
 	return NETDEV_TX_OK;
 }
 
+/* The shared ring discipline for the other generations' files
+ * (cxbell_tx_mlx5.c). Wrappers, so the cx3 path keeps its helpers
+ * static and inlined.
+ */
+bool cxb_tx_map_segs(struct cxb_tx_ring *ring, struct sk_buff *skb,
+		     struct cxb_tx_info *info, struct mlx4_wqe_data_seg *dseg,
+		     u32 headlen, u32 nr_frags)
+{
+	return cxb_tx_map(ring, skb, info, dseg, headlen, nr_frags);
+}
+
+bool cxb_tx_defer_doorbell_gen(struct cxb_tx_ring *ring)
+{
+	return cxb_tx_defer_doorbell(ring);
+}
+
 /* Ring a doorbell avoidance deferred, if any. Queue xmit lock held. */
 static bool cxb_tx_ring_deferred_locked(struct cxb_tx_ring *ring)
 {
@@ -424,7 +440,7 @@ void cxb_tx_flush_deferred(struct cxb_tx_ring *ring)
 }
 
 /* Completion side of doorbell avoidance: ring for what xmit deferred. */
-void cxb_tx_completion_doorbell(struct cxb_tx_ring *ring)
+static void cxb_tx_completion_doorbell(struct cxb_tx_ring *ring)
 {
 	u32 bell, prod;
 	bool rang;
@@ -465,6 +481,11 @@ count:
 	u64_stats_update_begin(&ring->cstats_sync);
 	ring->doorbell_by_completion++;
 	u64_stats_update_end(&ring->cstats_sync);
+}
+
+void cxb_tx_completion_doorbell_gen(struct cxb_tx_ring *ring)
+{
+	cxb_tx_completion_doorbell(ring);
 }
 
 /* Stamp the TXBBs of a freed WQE but its first (the ctrl keeps its owner). */
