@@ -16,6 +16,8 @@
  *   cxbell_sim_rx.c       receive side: RSS, RX buffers, RX CQEs
  *   cxbell_sim_pkt.c      header parsing, checksums, RSS hash
  *   cxbell_sim_debugfs.c  counters and debugfs
+ *   cxbell_sim_mlx5.c     cx5 adapters: mlx5 send queues (see there); the
+ *                         rest of this comment describes cx3 send queues
  *
  * Register pages. Each port owns CXB_SIM_MAX_CHANNELS * CXB_SIM_UAR_PER_CH
  * UAR pages, each followed by its BlueFlame page. A UAR page belongs to at
