@@ -363,7 +363,7 @@ void cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq)
 	struct mlx5_wqe_ctrl_seg ctrl;
 	u32 idx = sq->announced;
 	bool posted;
-	__be32 rec;
+	__be32 rec, ci;
 
 	if (sq->dead || sq->paused || sq->done != idx ||
 	    time_before(jiffies, sq->last_active + idle)) {
@@ -394,7 +394,17 @@ void cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq)
 	sq->stranded_seen = true;
 	sq->stranded_idx = idx;
 	cxb_sim_inc(sq->port, CXB_SIM_C_STRANDED);
+	/* CQEs the driver has not consumed yet: its completion handler, which
+	 * rings what doorbell avoidance deferred, has not run.
+	 */
+	if (cxb_sim_dma_read(sq->port, sq->cq->db_dma, &ci, sizeof(ci),
+			     CXB_SIM_PCIE_NONE))
+		ci = 0;
 	dev_info_ratelimited(&sq->port->cadev.adev.dev,
-			     "SQ %#x: WQE at %u posted (doorbell record %u), no doorbell\n",
-			     sq->qpn, idx, be32_to_cpu(rec) & CXB_MLX5_IDX_MASK);
+			     "SQ %#x: WQE at %u posted (doorbell record %u), no doorbell; CQ %#x: %u CQEs unconsumed, %sarmed\n",
+			     sq->qpn, idx, be32_to_cpu(rec) & CXB_MLX5_IDX_MASK,
+			     sq->cq->cqn,
+			     (READ_ONCE(sq->cq->prod) - be32_to_cpu(ci)) &
+			     CXB_MLX4_CI_MASK,
+			     READ_ONCE(sq->cq->armed) ? "" : "not ");
 }
