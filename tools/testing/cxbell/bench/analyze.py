@@ -25,7 +25,8 @@ REFERENCE = {
 }
 PEERS = ("dummy", "e1000e", "virtio")
 # rows whose every doorbell is one per burst (no avoidance)
-PLAIN = ("cx3-db", "cx3-bf", "cx3-db-inline", "cx3-bf-inline")
+PLAIN = ("cx3-db", "cx3-bf", "cx3-db-inline", "cx3-bf-inline", "cx5", "cx5-mpwqe")
+CXGEN = ("cx3", "cx5")  # row name prefixes of cxbell rows
 TARGET_DRIVER = 120
 
 CSV_COLS = [
@@ -34,7 +35,7 @@ CSV_COLS = [
     "floor_insn_pkt", "driver_insn_pkt", "residual_insn_pkt",
     "doorbells_pkt", "bf_pkt", "dbbf_pkt", "kicks_pkt", "mmio_bytes_pkt",
     "pcie_desc_pkt", "pcie_data_pkt", "pcie_cqe_pkt", "pcie_dbrec_pkt",
-    "pcie_mmio_pkt", "pcie_tlp_pkt", "pcie_total_pkt", "cqes_pkt",
+    "pcie_mmio_pkt", "pcie_tlp_pkt", "pcie_total_pkt", "pcie_in_pkt", "cqes_pkt",
     "irqs_pkt", "napi_pkt", "xmit_more_pkt", "deferred_pkt",
     "by_completion_pkt", "forced_pkt", "on_stop", "queue_stopped",
     "violations", "wall_mpps",
@@ -99,7 +100,7 @@ def derive(runs, wall):
                                     - c["dma_insn_pkt"] - fl)
         else:
             c["driver_insn_pkt"] = None
-        cx = r["row"].startswith("cx3")
+        cx = r["row"].startswith(CXGEN)
         # timed sections of the sim per packet (each leaves about one
         # ktime_get_ns() and its accounting outside, in "driver")
         c["residual_insn_pkt"] = None
@@ -121,6 +122,10 @@ def derive(runs, wall):
             c["pcie_total_pkt"] = sum(c[k] for k in (
                 "pcie_desc_pkt", "pcie_data_pkt", "pcie_cqe_pkt",
                 "pcie_dbrec_pkt", "pcie_mmio_pkt", "pcie_tlp_pkt"))
+            # into the device: MMIO writes and read completions (payload)
+            c["pcie_in_pkt"] = sum(c[k] for k in (
+                "pcie_desc_pkt", "pcie_data_pkt", "pcie_dbrec_pkt",
+                "pcie_mmio_pkt"))
             c["cqes_pkt"] = g("s.cqes_written")
             c["irqs_pkt"] = g("s.irqs")
             c["napi_pkt"] = g("e.napi_polls")
@@ -335,7 +340,7 @@ def analyze(outdir):
                         else ("" if c.get(k) is None else c.get(k)) for k in CSV_COLS])
 
     order = ["dummy", "e1000e", "virtio", "cx3-db", "cx3-bf", "cx3-db-opt1",
-             "cx3-db-opt3", "cx3-db-inline", "cx3-bf-inline"]
+             "cx3-db-opt3", "cx3-db-inline", "cx3-bf-inline", "cx5", "cx5-mpwqe"]
     rows = [r for r in order if any(c["row"] == r for c in res)]
     rows += sorted({c["row"] for c in res} - set(rows))
     bursts = sorted({c["burst"] for c in res if c["sweep"] == "burst"})
@@ -356,7 +361,7 @@ def analyze(outdir):
     md.append(matrix(res, rows, bursts, "driver_insn_pkt", 0, "row \\ burst"))
     md.append("\n### Whole path (pktgen elapsed guest ns / packets)\n")
     md.append(matrix(res, rows, bursts, "path_insn_pkt", 0, "row \\ burst"))
-    cxrows = [r for r in rows if r.startswith("cx3")]
+    cxrows = [r for r in rows if r.startswith(CXGEN)]
     if cxrows:
         md.append("\n### Sim engine and IOMMU model per packet (subtracted)\n")
         md.append(matrix(res, cxrows, bursts, "engine_insn_pkt", 0, "engine_ns/pkt"))
@@ -378,7 +383,8 @@ def analyze(outdir):
                 ("mmio_bytes_pkt", "MMIO B", 2), ("pcie_desc_pkt", "desc rd B", 1),
                 ("pcie_data_pkt", "data rd B", 1), ("pcie_cqe_pkt", "CQE wr B", 1),
                 ("pcie_dbrec_pkt", "db rec rd B", 2), ("pcie_tlp_pkt", "TLP ovh B", 1),
-                ("pcie_total_pkt", "PCIe total B", 1), ("cqes_pkt", "CQEs", 3),
+                ("pcie_total_pkt", "PCIe total B", 1),
+                ("pcie_in_pkt", "PCIe in B", 1), ("cqes_pkt", "CQEs", 3),
                 ("irqs_pkt", "irqs", 4), ("napi_pkt", "NAPI polls", 4),
                 ("deferred_pkt", "deferred", 4), ("by_completion_pkt", "db by compl", 4)]
         md.append("| row | " + " | ".join(h for _, h, _ in cols) + " |")
@@ -491,6 +497,17 @@ def analyze(outdir):
                    + (": " + "; ".join(ins) if ins and not diff else "")
                    + ("; differ: " + "; ".join(d.split(" ", 3)[3] for d in diff)
                       if diff else "")))
+    m0, m1 = get("cx5", 32, "pcie_in_pkt"), get("cx5-mpwqe", 32, "pcie_in_pkt")
+    if m0 and m1 is not None:
+        tg.append(("cx5 MPWQE: >= 25% fewer PCIe inbound bytes per packet "
+                   "at burst 32", m1 <= 0.75 * m0,
+                   f"{m0:.1f} -> {m1:.1f} B/pkt ({(m1 - m0) / m0 * 100:+.0f}%; "
+                   "MMIO + descriptor, data and doorbell record reads)"))
+    m0, m1 = get("cx5", 32, "driver_insn_pkt"), get("cx5-mpwqe", 32, "driver_insn_pkt")
+    if m0 and m1 is not None:
+        tg.append(("cx5 MPWQE: >= 20% fewer driver instructions per packet "
+                   "at burst 32", m1 <= 0.8 * m0,
+                   f"{m0:.0f} -> {m1:.0f} insn/pkt ({(m1 - m0) / m0 * 100:+.0f}%)"))
     pr = prev_run(outdir, res)
     if pr:
         d, n, diff, mine, other = pr

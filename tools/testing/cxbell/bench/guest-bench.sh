@@ -38,11 +38,14 @@
 #   cx3-db-opt3    doorbell_opt 3 (avoidance, plain store), blueflame off
 #   cx3-db-inline  tx-copybreak 464 (inline), blueflame off
 #   cx3-bf-inline  tx-copybreak 464, BlueFlame on
+# and on a 1-port cx5 sim adapter (mlx5 send queues, 64-bit doorbells):
+#   cx5            tx_mpwqe off (a SEND WQE per packet)
+#   cx5-mpwqe      tx_mpwqe on (enhanced multi-packet WQEs)
 . /cxbell/lib.sh
 
 COUNT=100000
 BURSTS="1 2 4 8 16 32 64 128"
-ROWS="dummy e1000e virtio cx3-db cx3-bf cx3-db-opt1 cx3-db-opt3 cx3-db-inline cx3-bf-inline"
+ROWS="dummy e1000e virtio cx3-db cx3-bf cx3-db-opt1 cx3-db-opt3 cx3-db-inline cx3-bf-inline cx5 cx5-mpwqe"
 REPS=1
 GROWTH=
 PERF=
@@ -63,7 +66,7 @@ SAMPLE=/cxbell-run/pktgen/pktgen_sample03_burst_single_flow.sh
 BASH=/bin/bash
 DST_IP=198.18.0.42
 DST_MAC=02:00:00:00:00:02
-SIM=1
+SIM=1		# the current row's sim adapter: 1 (cx3) or 5 (cx5)
 
 no_ipv6
 modprobe pktgen || exit 1
@@ -87,7 +90,7 @@ up_wait()
 	wait_until 10 carrier
 }
 
-DEV_dummy='' DEV_dummy_mq='' DEV_e1000e='' DEV_virtio='' DEV_cx=''
+DEV_dummy='' DEV_dummy_mq='' DEV_e1000e='' DEV_virtio='' DEV_cx='' DEV_cx5=''
 setup_dummy()
 {
 	[ -n "$DEV_dummy" ] && return 0
@@ -112,19 +115,27 @@ setup_virtio()
 	DEV_virtio=$(pci_netdev virtio_net) && up_wait "$DEV_virtio"
 }
 
+# setup_cx [cx5]: the 1-port sim adapter of the generation, as SIM
 setup_cx()
 {
-	[ -n "$DEV_cx" ] && return 0
-	cxb_load && cxb_new $SIM 1 || return 1
+	if [ "${1:-}" = cx5 ]; then
+		SIM=5
+		[ -n "$DEV_cx5" ] && return 0
+	else
+		SIM=1
+		[ -n "$DEV_cx" ] && return 0
+	fi
+	cxb_load && cxb_new $SIM 1 "${1:-}" || return 1
 	sim_engine $SIM inline || return 1
 	# IOMMU passthrough (set while nothing is mapped): a map costs what
 	# dma-direct costs on a host without an IOMMU, not the model's
 	# tracked records. CXB_BENCH_IOMMU=strict keeps the checking model.
 	echo "${CXB_BENCH_IOMMU:-passthrough}" \
 		>/sys/kernel/debug/cxbell_sim/cxbell_sim$SIM/iommu || return 1
-	DEV_cx=$(cxb_netdev $SIM 0) || return 1
-	ethtool -L "$DEV_cx" combined 1 || return 1
-	up_wait "$DEV_cx"
+	_d=$(cxb_netdev $SIM 0) || return 1
+	if [ $SIM = 5 ]; then DEV_cx5=$_d; else DEV_cx=$_d; fi
+	ethtool -L "$_d" combined 1 || return 1
+	up_wait "$_d"
 }
 
 # row_setup ROW: configure the row, set IF (its netdev) and KIND.
@@ -157,10 +168,21 @@ row_setup()
 		*-inline) _cb=464 ;;
 		esac
 		ethtool --set-priv-flags "$IF" blueflame $_bf 2>/dev/null
-		[ "$(ethtool --show-priv-flags "$IF" | awk '$1 == "blueflame:" { print $2 }')" = $_bf ] ||
+		[ "$(cxb_priv_flag "$IF" blueflame)" = $_bf ] ||
 			{ echo "guest-bench: blueflame $_bf failed"; return 1; }
 		echo $_opt >"/sys/class/net/$IF/doorbell_opt" || return 1
 		ethtool --set-tunable "$IF" tx-copybreak $_cb || return 1
+		;;
+	cx5|cx5-mpwqe)
+		setup_cx cx5 || return 1
+		IF=$DEV_cx5 KIND=cx
+		_mpw=off
+		[ "$1" = cx5-mpwqe ] && _mpw=on
+		ethtool --set-priv-flags "$IF" tx_mpwqe $_mpw || return 1
+		[ "$(cxb_priv_flag "$IF" tx_mpwqe)" = $_mpw ] ||
+			{ echo "guest-bench: tx_mpwqe $_mpw failed"; return 1; }
+		echo 0 >"/sys/class/net/$IF/doorbell_opt" || return 1
+		ethtool --set-tunable "$IF" tx-copybreak 0 || return 1
 		;;
 	*) echo "guest-bench: unknown row $1"; return 1 ;;
 	esac
@@ -384,5 +406,7 @@ for p in $PERF; do
 	}'
 done
 
-[ -n "$DEV_cx" ] && { cxb_del $SIM; cxb_unload; }
+[ -n "$DEV_cx" ] && cxb_del 1
+[ -n "$DEV_cx5" ] && cxb_del 5
+[ -n "$DEV_cx$DEV_cx5" ] && cxb_unload
 exit $rc

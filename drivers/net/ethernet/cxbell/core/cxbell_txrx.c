@@ -57,8 +57,15 @@ void cxb_tx_ring_init(struct cxb_tx_ring *ring)
 	ring->dma_cons = 0;
 }
 
-static void cxb_tx_ring_doorbell(struct cxb_tx_ring *ring)
+/* The helpers the cx5 path shares through the wrappers below are forced
+ * inline, so the cx3 path compiles as it did before it had a second user.
+ */
+static __always_inline void cxb_tx_ring_doorbell(struct cxb_tx_ring *ring)
 {
+	if (ring->gen == CXB_GEN_CX5) {
+		cxb_mlx5_tx_doorbell(ring);
+		return;
+	}
 	/* WQEs and their owner bits must reach memory before the doorbell. */
 	wmb();
 #ifdef __BIG_ENDIAN
@@ -164,9 +171,10 @@ static void cxb_tx_drop(struct cxb_tx_ring *ring, struct sk_buff *skb)
 }
 
 /* Map the skb and write its data segments; false if a mapping failed. */
-static bool cxb_tx_map(struct cxb_tx_ring *ring, struct sk_buff *skb,
-		       struct cxb_tx_info *info, struct mlx4_wqe_data_seg *dseg,
-		       u32 headlen, u32 nr_frags)
+static __always_inline bool
+cxb_tx_map(struct cxb_tx_ring *ring, struct sk_buff *skb,
+	   struct cxb_tx_info *info, struct mlx4_wqe_data_seg *dseg,
+	   u32 headlen, u32 nr_frags)
 {
 	dma_addr_t dma;
 	u32 i;
@@ -215,7 +223,7 @@ static bool cxb_tx_map(struct cxb_tx_ring *ring, struct sk_buff *skb,
  * outstanding and rings itself, or completion sees the pending flag and
  * rings for everything posted so far.
  */
-static bool cxb_tx_defer_doorbell(struct cxb_tx_ring *ring)
+static __always_inline bool cxb_tx_defer_doorbell(struct cxb_tx_ring *ring)
 {
 	u32 bell = READ_ONCE(ring->prod_bell);
 
@@ -249,6 +257,8 @@ netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	__be32 srcrb, op_own;
 	bool inl;
 
+	if (ring->gen == CXB_GEN_CX5)
+		return cxb_mlx5_start_xmit(ring, skb);
 	prefetchw(&ring->txq->dql);
 
 	inl = skb->len <= ring->inline_max;
@@ -392,6 +402,22 @@ drop:
 	return NETDEV_TX_OK;
 }
 
+/* The shared ring discipline for the other generations' files
+ * (cxbell_tx_mlx5.c). Wrappers, so the cx3 path keeps its helpers
+ * static and inlined.
+ */
+bool cxb_tx_map_segs(struct cxb_tx_ring *ring, struct sk_buff *skb,
+		     struct cxb_tx_info *info, struct mlx4_wqe_data_seg *dseg,
+		     u32 headlen, u32 nr_frags)
+{
+	return cxb_tx_map(ring, skb, info, dseg, headlen, nr_frags);
+}
+
+bool cxb_tx_defer_doorbell_gen(struct cxb_tx_ring *ring)
+{
+	return cxb_tx_defer_doorbell(ring);
+}
+
 /* Ring a doorbell avoidance deferred, if any. Queue xmit lock held. */
 static bool cxb_tx_ring_deferred_locked(struct cxb_tx_ring *ring)
 {
@@ -418,17 +444,19 @@ void cxb_tx_flush_deferred(struct cxb_tx_ring *ring)
 }
 
 /* Completion side of doorbell avoidance: ring for what xmit deferred. */
-static void cxb_tx_completion_doorbell(struct cxb_tx_ring *ring)
+static __always_inline void
+cxb_tx_completion_doorbell(struct cxb_tx_ring *ring)
 {
 	u32 bell, prod;
 	bool rang;
 
 	if (!READ_ONCE(ring->db_pending))
 		return;
-	if (READ_ONCE(ring->bf_on)) {
+	if (READ_ONCE(ring->bf_on) || ring->gen == CXB_GEN_CX5) {
 		/* xmit may sit between the owner bit and the BlueFlame copy of
 		 * a WQE: a doorbell now would announce it before its BF post.
-		 * Ring with xmit excluded instead.
+		 * Ring with xmit excluded instead. An mlx5 doorbell names the
+		 * last WQE xmit posted: the same.
 		 */
 		__netif_tx_lock(ring->txq, smp_processor_id());
 		rang = cxb_tx_ring_deferred_locked(ring);
@@ -458,6 +486,11 @@ count:
 	u64_stats_update_begin(&ring->cstats_sync);
 	ring->doorbell_by_completion++;
 	u64_stats_update_end(&ring->cstats_sync);
+}
+
+void cxb_tx_completion_doorbell_gen(struct cxb_tx_ring *ring)
+{
+	cxb_tx_completion_doorbell(ring);
 }
 
 /* Stamp the TXBBs of a freed WQE but its first (the ctrl keeps its owner). */
@@ -571,6 +604,11 @@ static bool cxb_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 /* Handle the completions a stopped device wrote. Queue disabled. */
 void cxb_tx_flush_completions(struct cxb_channel *ch)
 {
+	if (ch->tx.gen == CXB_GEN_CX5) {
+		while (!cxb_mlx5_tx_complete(ch, 0, false))
+			;
+		return;
+	}
 	while (!cxb_tx_complete(ch, 0, false))
 		;
 }
@@ -582,6 +620,10 @@ void cxb_tx_ring_drain(struct cxb_tx_ring *ring)
 {
 	u32 bytes = 0, pkts = 0;
 
+	if (ring->gen == CXB_GEN_CX5) {
+		cxb_mlx5_tx_ring_drain(ring);
+		return;
+	}
 	while (ring->cons != ring->prod) {
 		if (ring->tx_info[ring->cons & ring->size_mask].skb)
 			pkts++;
@@ -774,7 +816,10 @@ int cxb_napi_poll(struct napi_struct *napi, int budget)
 	int rx_done;
 
 	ch->polls++;
-	tx_done = cxb_tx_complete(ch, budget, true);
+	if (ch->tx.gen == CXB_GEN_CX5)
+		tx_done = cxb_mlx5_tx_complete(ch, budget, true);
+	else
+		tx_done = cxb_tx_complete(ch, budget, true);
 	if (unlikely(!budget))
 		return 0;
 

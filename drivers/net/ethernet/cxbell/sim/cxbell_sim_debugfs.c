@@ -51,6 +51,8 @@ static const char * const cxb_sim_cnt_names[CXB_SIM_NR_CNT] = {
 	[CXB_SIM_C_PCIE_DB_READ]	= "pcie_db_read_bytes",
 	[CXB_SIM_C_PCIE_TLP_OVERHEAD]	= "pcie_tlp_overhead_bytes",
 	[CXB_SIM_C_ENGINE_NS]		= "engine_ns",
+	[CXB_SIM_C_MPW_WQES]		= "mpwqe_wqes",
+	[CXB_SIM_C_MPW_PKTS]		= "mpwqe_pkts",
 };
 
 static struct dentry *cxb_sim_droot;
