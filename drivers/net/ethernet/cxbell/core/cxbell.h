@@ -302,7 +302,17 @@ void cxb_tx_flush_deferred(struct cxb_tx_ring *ring);
 int cxb_rx_ring_fill(struct cxb_rx_ring *ring, gfp_t gfp);
 void cxb_rx_ring_drain(struct cxb_rx_ring *ring);
 bool cxb_tx_defer_doorbell_gen(struct cxb_tx_ring *ring);
-void cxb_tx_completion_doorbell_gen(struct cxb_tx_ring *ring);
+bool cxb_tx_complete_finish_gen(struct cxb_tx_ring *ring, struct cxb_cq *cq,
+				u32 ci, __be32 ci_rec, u32 ncqe, u32 cons,
+				u32 pkts, u32 bytes, bool napi);
+
+/* TXBBs (cx3) or WQEBBs (cx5) free between @prod and @cons. */
+static inline u32 cxb_tx_free(const struct cxb_tx_ring *ring, u32 prod,
+			      u32 cons)
+{
+	return ring->size - (prod - cons);
+}
+
 bool cxb_tx_map_segs(struct cxb_tx_ring *ring, struct sk_buff *skb,
 		     struct cxb_tx_info *info, struct mlx4_wqe_data_seg *dseg,
 		     u32 headlen, u32 nr_frags);

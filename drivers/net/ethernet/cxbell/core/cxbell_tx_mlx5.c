@@ -41,12 +41,6 @@ static_assert(offsetof(struct mlx4_wqe_data_seg, addr) ==
 static_assert(CXB_MLX5_MAX_WQEBBS == CXB_MLX4_MAX_WQE_TXBBS);
 static_assert(CXB_MLX5_MAX_DS - CXB_MLX5_HDR_DS <= U8_MAX);
 
-static inline u32 cxb_mlx5_free(const struct cxb_tx_ring *ring, u32 prod,
-				u32 cons)
-{
-	return ring->size - (prod - cons);
-}
-
 static inline void *cxb_mlx5_wqe(const struct cxb_tx_ring *ring, u32 idx)
 {
 	return ring->buf + ((idx & ring->size_mask) << CXB_MLX5_WQEBB_SHIFT);
@@ -290,7 +284,7 @@ netdev_tx_t cxb_mlx5_start_xmit(struct cxb_tx_ring *ring, struct sk_buff *skb)
 	/* Stop before the next packet could find no room; an open session
 	 * holds the room of a maximal WQE.
 	 */
-	if (unlikely(cxb_mlx5_free(ring, ring->mpw_ds ? ring->mpw_wqe +
+	if (unlikely(cxb_tx_free(ring, ring->mpw_ds ? ring->mpw_wqe +
 				   CXB_MLX5_MAX_WQEBBS : prod,
 				   READ_ONCE(ring->cons)) <
 		     CXB_TX_STOP_ROOM)) {
@@ -339,7 +333,7 @@ netdev_tx_t cxb_mlx5_start_xmit(struct cxb_tx_ring *ring, struct sk_buff *skb)
 		 * before the stop was visible.
 		 */
 		smp_mb();
-		if (cxb_mlx5_free(ring, ring->prod, READ_ONCE(ring->cons)) >=
+		if (cxb_tx_free(ring, ring->prod, READ_ONCE(ring->cons)) >=
 		    CXB_TX_WAKE_ROOM && netif_tx_queue_stopped(ring->txq)) {
 			netif_tx_start_queue(ring->txq);
 			u64_stats_update_begin(&ring->xstats_sync);
@@ -460,31 +454,9 @@ bool cxb_mlx5_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 
 	if (!ncqe)
 		return true;
-
-	cq->ci = ci;
-	*cq->db_rec = cpu_to_be32(ci & CXB_MLX5_CI_MASK);
-
-	u64_stats_update_begin(&ring->cstats_sync);
-	ring->cqes += ncqe;
-	u64_stats_update_end(&ring->cstats_sync);
-
-	/* xmit reads cons without the queue lock: publish it last. */
-	smp_store_release(&ring->cons, cons);
-	netdev_tx_completed_queue(ring->txq, pkts, bytes);
-
-	/* Pairs with the smp_mb() after the stop in cxb_mlx5_start_xmit(). */
-	smp_mb();
-	if (unlikely(netif_tx_queue_stopped(ring->txq)) && napi &&
-	    cxb_mlx5_free(ring, READ_ONCE(ring->prod), cons) >=
-	    CXB_TX_WAKE_ROOM) {
-		netif_tx_wake_queue(ring->txq);
-		u64_stats_update_begin(&ring->cstats_sync);
-		ring->wake_queue++;
-		u64_stats_update_end(&ring->cstats_sync);
-	}
-	if (napi)
-		cxb_tx_completion_doorbell_gen(ring);
-	return ncqe < CXB_TX_CQ_BUDGET;
+	return cxb_tx_complete_finish_gen(ring, cq, ci,
+					  cpu_to_be32(ci & CXB_MLX5_CI_MASK),
+					  ncqe, cons, pkts, bytes, napi);
 }
 
 /* ---- Ring life cycle -------------------------------------------------- */

@@ -22,12 +22,6 @@ static void cxb_mmio_notify(struct cxb_adev *cadev, void __iomem *reg,
 
 /* ---- TX ---------------------------------------------------------------- */
 
-static inline u32 cxb_tx_free(const struct cxb_tx_ring *ring, u32 prod,
-			      u32 cons)
-{
-	return ring->size - (prod - cons);
-}
-
 /* Each writer's fields fit the one cache line it owns. */
 static_assert(offsetof(struct cxb_tx_ring, prod) -
 	      offsetof(struct cxb_tx_ring, cons) <= SMP_CACHE_BYTES);
@@ -488,11 +482,6 @@ count:
 	u64_stats_update_end(&ring->cstats_sync);
 }
 
-void cxb_tx_completion_doorbell_gen(struct cxb_tx_ring *ring)
-{
-	cxb_tx_completion_doorbell(ring);
-}
-
 /* Stamp the TXBBs of a freed WQE but its first (the ctrl keeps its owner). */
 static void cxb_tx_stamp(struct cxb_tx_ring *ring, u32 cons, u32 nr_txbb)
 {
@@ -528,6 +517,53 @@ static u32 cxb_tx_free_wqe(struct cxb_tx_ring *ring, u32 cons, int budget,
 	if (nr_txbb > 1)
 		cxb_tx_stamp(ring, cons, nr_txbb);
 	return nr_txbb;
+}
+
+/* After a completion walk of either generation freed @pkts packets up to
+ * @cons from @ncqe CQEs: record the CQ's consumer index (@ci, as the
+ * device wants it in @ci_rec), publish cons, feed BQL, wake the queue and
+ * ring what doorbell avoidance deferred. Returns true when all pending
+ * completions were handled.
+ */
+static __always_inline bool
+cxb_tx_complete_finish(struct cxb_tx_ring *ring, struct cxb_cq *cq, u32 ci,
+		       __be32 ci_rec, u32 ncqe, u32 cons, u32 pkts, u32 bytes,
+		       bool napi)
+{
+	cq->ci = ci;
+	*cq->db_rec = ci_rec;
+
+	u64_stats_update_begin(&ring->cstats_sync);
+	ring->cqes += ncqe;
+	u64_stats_update_end(&ring->cstats_sync);
+
+	/* xmit reads cons without the queue lock: publish it last. */
+	smp_store_release(&ring->cons, cons);
+	netdev_tx_completed_queue(ring->txq, pkts, bytes);
+
+	/* Pairs with the smp_mb() after the stop in either xmit. */
+	smp_mb();
+	if (unlikely(netif_tx_queue_stopped(ring->txq)) && napi &&
+	    cxb_tx_free(ring, READ_ONCE(ring->prod), cons) >=
+	    CXB_TX_WAKE_ROOM) {
+		netif_tx_wake_queue(ring->txq);
+		u64_stats_update_begin(&ring->cstats_sync);
+		ring->wake_queue++;
+		u64_stats_update_end(&ring->cstats_sync);
+	}
+	/* Only a poll that completed something rings a deferred doorbell. */
+	if (napi)
+		cxb_tx_completion_doorbell(ring);
+	return ncqe < CXB_TX_CQ_BUDGET;
+}
+
+/* The cx5 completion walk's copy of it (cxbell_tx_mlx5.c). */
+bool cxb_tx_complete_finish_gen(struct cxb_tx_ring *ring, struct cxb_cq *cq,
+				u32 ci, __be32 ci_rec, u32 ncqe, u32 cons,
+				u32 pkts, u32 bytes, bool napi)
+{
+	return cxb_tx_complete_finish(ring, cq, ci, ci_rec, ncqe, cons, pkts,
+				      bytes, napi);
 }
 
 /* Returns true when all pending TX completions were handled. @napi false:
@@ -573,32 +609,9 @@ static bool cxb_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 
 	if (!ncqe)
 		return true;
-
-	cq->ci = ci;
-	*cq->db_rec = cpu_to_be32(ci & CXB_MLX4_CI_MASK);
-
-	u64_stats_update_begin(&ring->cstats_sync);
-	ring->cqes += ncqe;
-	u64_stats_update_end(&ring->cstats_sync);
-
-	/* xmit reads cons without the queue lock: publish it last. */
-	smp_store_release(&ring->cons, cons);
-	netdev_tx_completed_queue(ring->txq, pkts, bytes);
-
-	/* Pairs with the smp_mb() after the stop in cxb_start_xmit(). */
-	smp_mb();
-	if (unlikely(netif_tx_queue_stopped(ring->txq)) && napi &&
-	    cxb_tx_free(ring, READ_ONCE(ring->prod), cons) >=
-	    CXB_TX_WAKE_ROOM) {
-		netif_tx_wake_queue(ring->txq);
-		u64_stats_update_begin(&ring->cstats_sync);
-		ring->wake_queue++;
-		u64_stats_update_end(&ring->cstats_sync);
-	}
-	/* Only a poll that completed something rings a deferred doorbell. */
-	if (napi)
-		cxb_tx_completion_doorbell(ring);
-	return ncqe < CXB_TX_CQ_BUDGET;
+	return cxb_tx_complete_finish(ring, cq, ci,
+				      cpu_to_be32(ci & CXB_MLX4_CI_MASK), ncqe,
+				      cons, pkts, bytes, napi);
 }
 
 /* Handle the completions a stopped device wrote. Queue disabled. */
