@@ -158,6 +158,10 @@ struct cxb_backend_ops {
  * @max_mtu: largest MTU the port accepts
  * @lkey: memory key for data segments, already big-endian
  * @bf_size: bytes of one BlueFlame buffer of each send queue, 0: none
+ * @xdp_sq: the port can give each channel a second send queue with its
+ *	own CQ (on the channel's vector, same descriptor generation), which
+ *	the core uses for XDP_TX and XDP_REDIRECT; false: XDP programs run,
+ *	but frames they send or redirect are dropped
  * @mac: permanent MAC address
  */
 struct cxb_adev {
@@ -170,6 +174,7 @@ struct cxb_adev {
 	unsigned int max_mtu;
 	__be32 lkey;
 	unsigned int bf_size;
+	bool xdp_sq;
 	u8 mac[ETH_ALEN];
 };
 

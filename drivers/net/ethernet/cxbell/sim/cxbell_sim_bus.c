@@ -80,6 +80,8 @@ static int cxb_sim_port_add(struct cxb_sim_adapter *ad, unsigned int index)
 	cadev->lkey = cpu_to_be32(CXB_SIM_LKEY);
 	/* mlx5 send queues take 64-bit doorbells, no BlueFlame WQEs */
 	cadev->bf_size = ad->gen == CXB_GEN_CX5 ? 0 : CXB_SIM_BF_SIZE;
+	/* a channel's UAR pages have room for a second SQ and a third CQ */
+	cadev->xdp_sq = true;
 	cadev->mac[0] = 0x02;		/* locally administered */
 	cadev->mac[1] = 0xcb;
 	cadev->mac[2] = ad->id >> 8;
