@@ -3,17 +3,22 @@
 #ifndef _CXBELL_H
 #define _CXBELL_H
 
+#include <linux/bpf.h>
 #include <linux/cache.h>
+#include <linux/if_vlan.h>
 #include <linux/netdevice.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/workqueue.h>
+#include <net/xdp.h>
 
 #include <cxbell/backend.h>
 
 #include "../wqe/mlx4.h"
 #include "../wqe/mlx5.h"
 
+struct bpf_prog;
 struct cxb_channel;
+struct page_pool;
 
 #define CXB_DRV_NAME		"cxbell"
 
@@ -43,7 +48,10 @@ struct cxb_channel;
 #define CXB_DEF_TX_FRAMES	64U
 #define CXB_MAX_TX_FRAMES	CXB_MAX_RING_SIZE
 
-#define CXB_RX_HEADROOM		(NET_SKB_PAD + NET_IP_ALIGN)
+/* Every receive buffer is one page (order 0 while an XDP program may run)
+ * with XDP's headroom before the frame.
+ */
+#define CXB_RX_HEADROOM		XDP_PACKET_HEADROOM
 
 /* Data segment mappings beyond the linear part, freed in posting order. */
 struct cxb_dma_ent {
@@ -90,6 +98,11 @@ struct cxb_tx_stats {
 	u64 doorbell_by_completion;
 	u64 wake_queue;
 	u64 cqes;
+	/* the channel's XDP send queue */
+	u64 xdp_xmit;			/* ndo_xdp_xmit frames posted */
+	u64 xdp_xmit_err;		/* ndo_xdp_xmit frames refused */
+	u64 xdp_doorbells;
+	u64 xdp_cqes;
 };
 
 struct cxb_rx_stats {
@@ -99,6 +112,13 @@ struct cxb_rx_stats {
 	u64 cqes;
 	u64 csum_unnecessary;
 	u64 csum_none;
+	u64 xdp_drop;
+	u64 xdp_pass;
+	u64 xdp_tx;
+	u64 xdp_tx_full;
+	u64 xdp_redirect;
+	u64 xdp_aborted;
+	u64 xdp_tx_polls;		/* NAPI polls that posted XDP_TX */
 };
 
 struct cxb_cq {
@@ -115,6 +135,7 @@ struct cxb_cq {
 	u32 size;			/* entries, power of two */
 	u32 cqn;
 	u64 irqs;			/* written only by the interrupt */
+	bool armed;			/* cleared by the interrupt */
 	struct cxb_channel *ch;
 	/* Slow path fields follow */
 	dma_addr_t buf_dma;
@@ -210,9 +231,11 @@ struct cxb_tx_ring {
 	bool created;
 };
 
+/* A posted receive buffer: a page of the ring's page_pool (which keeps
+ * its DMA address).
+ */
 struct cxb_rx_info {
 	struct page *page;
-	dma_addr_t dma;
 };
 
 struct cxb_rx_ring {
@@ -226,10 +249,19 @@ struct cxb_rx_ring {
 	u64 cqes;
 	u64 csum_unnecessary;
 	u64 csum_none;
+	u64 xdp_drop;
+	u64 xdp_pass;
+	u64 xdp_tx;
+	u64 xdp_tx_full;
+	u64 xdp_redirect;
+	u64 xdp_aborted;
+	u64 xdp_tx_polls;
 
 	/* Read-mostly */
+	struct bpf_prog __rcu *xdp_prog;	/* swapped under RTNL */
 	struct mlx4_wqe_data_seg *buf;
 	struct cxb_rx_info *rx_info;
+	struct page_pool *pool;
 	__be32 *db_rec;			/* producer index record */
 	u32 size;
 	u32 size_mask;
@@ -238,11 +270,73 @@ struct cxb_rx_ring {
 	__be32 lkey;
 	struct device *dma_dev;
 	struct cxb_cq *cq;
+	struct cxb_xdp_sq *xdpsq;	/* NULL: no XDP_TX/REDIRECT */
 
 	/* Slow path fields follow */
+	struct xdp_rxq_info xdp_rxq;
 	dma_addr_t buf_dma;
 	dma_addr_t db_dma;
 	struct cxb_rq_hw hw;
+	bool created;
+};
+
+/* What an XDP send queue WQE carries, for its completion. */
+enum cxb_xdp_type {
+	CXB_XDP_TX,			/* a page of the channel's own pool */
+	CXB_XDP_XMIT,			/* an xdp_frame, mapped here */
+};
+
+struct cxb_xdp_info {
+	union {
+		struct page *page;	/* CXB_XDP_TX */
+		struct xdp_frame *xdpf;	/* CXB_XDP_XMIT */
+	};
+	dma_addr_t dma;			/* CXB_XDP_XMIT: to unmap */
+	u32 len;
+	u8 type;			/* enum cxb_xdp_type */
+};
+
+/* A channel's XDP send queue: XDP_TX of its receive ring and
+ * ndo_xdp_xmit (redirects from anywhere) post here, in the port's TX
+ * descriptor generation (cx3: one TXBB per frame, ctrl + one data
+ * segment). Its completions are handled by the channel's NAPI.
+ */
+struct cxb_xdp_sq {
+	/* Dirtied by completion (the channel's NAPI) */
+	u32 cons ____cacheline_aligned_in_smp;
+	struct u64_stats_sync cstats_sync;
+	u64 cqes;
+
+	/* Dirtied by posting, under @lock: the channel's NAPI (XDP_TX) and
+	 * ndo_xdp_xmit on any CPU
+	 */
+	spinlock_t lock ____cacheline_aligned_in_smp;
+	u32 prod;
+	u32 prod_bell;			/* prod when the device last heard */
+	bool db_per_packet;		/* debugfs: ring for every frame */
+	struct u64_stats_sync xstats_sync;
+	u64 xmit;
+	u64 xmit_err;
+	u64 doorbells;
+
+	/* Read-mostly, set when the queue is created */
+	void *buf ____cacheline_aligned_in_smp;
+	struct cxb_xdp_info *info;
+	u32 size;			/* TXBBs, one per frame */
+	u32 size_mask;
+	__be32 doorbell_qpn;
+	__be32 lkey;
+	void __iomem *db_reg;
+	struct device *dma_dev;
+	struct page_pool *pool;		/* the channel's RX pool (XDP_TX) */
+	void (*mmio_notify)(struct cxb_adev *adev, void __iomem *reg,
+			    unsigned int len);
+	struct cxb_adev *cadev;
+
+	/* Slow path fields follow */
+	struct cxb_cq *cq;
+	dma_addr_t buf_dma;
+	struct cxb_sq_hw hw;
 	bool created;
 };
 
@@ -252,6 +346,8 @@ struct cxb_channel {
 	struct cxb_rx_ring rx;
 	struct cxb_cq tx_cq;
 	struct cxb_cq rx_cq;
+	struct cxb_xdp_sq xdpsq;
+	struct cxb_cq xdp_cq;
 	struct napi_struct napi;
 	u64 polls;			/* written by NAPI only */
 	struct cxb_priv *priv;
@@ -284,6 +380,14 @@ struct cxb_priv {
 	u32 tx_frames;
 	bool bf_on;
 	bool mpwqe_on;			/* tx_mpwqe, cx5 only */
+
+	/* XDP, changed under RTNL */
+	struct bpf_prog *xdp_prog;	/* holds the reference */
+	bool has_xdpsq;			/* XDP send queues: XDP_TX, redirect */
+	bool xdp_db_per_packet;		/* debugfs switch */
+	/* Channels for ndo_xdp_xmit (any CPU, RCU): NULL while down */
+	struct cxb_channel **xdp_ch;
+	struct dentry *ddir;
 
 	struct work_struct link_work;
 	bool port_open;
@@ -335,6 +439,45 @@ void cxb_get_tx_stats(const struct cxb_tx_ring *ring, struct cxb_tx_stats *s);
 void cxb_get_rx_stats(const struct cxb_rx_ring *ring, struct cxb_rx_stats *s);
 void cxb_apply_tx_policy(struct cxb_priv *priv);
 u64 cxb_port_rx_dropped(struct cxb_priv *priv);
+
+/* cxbell_netdev.c, shared with cxbell_xdp.c */
+int cxb_cq_create(struct cxb_priv *priv, struct cxb_channel *ch,
+		  struct cxb_cq *cq, u32 entries, u32 cqe_size);
+void cxb_cq_destroy(struct cxb_priv *priv, struct cxb_cq *cq);
+
+/* cxbell_xdp.c */
+#define CXB_XDP_MAX_MTU	(PAGE_SIZE - CXB_RX_HEADROOM - ETH_HLEN - VLAN_HLEN - \
+			 SKB_DATA_ALIGN(sizeof(struct skb_shared_info)))
+struct cxb_xdp_poll {
+	u32 drop;
+	u32 pass;
+	u32 tx;
+	u32 tx_full;
+	u32 redirect;
+	u32 aborted;
+	u32 consumed;			/* all but pass */
+	bool tx_posted;			/* ring the XDP SQ at poll end */
+	bool redirected;		/* xdp_do_flush() at poll end */
+};
+
+bool cxb_xdp_rx(struct cxb_channel *ch, struct bpf_prog *prog,
+		struct xdp_buff *xdp, struct page *page, u32 *off, u32 *len,
+		struct cxb_xdp_poll *st);
+void cxb_xdp_poll_end(struct cxb_channel *ch, struct cxb_xdp_poll *st);
+bool cxb_xdp_complete(struct cxb_channel *ch, int budget, bool napi);
+int cxb_xdpsq_create(struct cxb_priv *priv, struct cxb_channel *ch);
+void cxb_xdpsq_stop(struct cxb_priv *priv, struct cxb_channel *ch);
+void cxb_xdpsq_destroy(struct cxb_priv *priv, struct cxb_channel *ch);
+void cxb_get_xdpsq_stats(const struct cxb_xdp_sq *sq, struct cxb_tx_stats *s);
+int cxb_bpf(struct net_device *dev, struct netdev_bpf *bpf);
+int cxb_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
+		 u32 flags);
+int cxb_xdp_check_mtu(struct cxb_priv *priv, unsigned int mtu,
+		      struct netlink_ext_ack *extack);
+void cxb_debugfs_init(void);
+void cxb_debugfs_exit(void);
+void cxb_debugfs_add(struct cxb_priv *priv);
+void cxb_debugfs_del(struct cxb_priv *priv);
 
 /* cxbell_sysfs.c */
 extern const struct attribute_group cxb_sysfs_group;

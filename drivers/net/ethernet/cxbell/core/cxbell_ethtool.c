@@ -30,6 +30,10 @@ static const struct cxb_stat_desc cxb_tx_stats_desc[] = {
 	CXB_TX_STAT(cqes),
 	CXB_TX_STAT(mpwqe_blks),
 	CXB_TX_STAT(mpwqe_pkts),
+	CXB_TX_STAT(xdp_xmit),
+	CXB_TX_STAT(xdp_xmit_err),
+	CXB_TX_STAT(xdp_doorbells),
+	CXB_TX_STAT(xdp_cqes),
 };
 
 static const struct cxb_stat_desc cxb_rx_stats_desc[] = {
@@ -39,6 +43,13 @@ static const struct cxb_stat_desc cxb_rx_stats_desc[] = {
 	CXB_RX_STAT(cqes),
 	CXB_RX_STAT(csum_unnecessary),
 	CXB_RX_STAT(csum_none),
+	CXB_RX_STAT(xdp_drop),
+	CXB_RX_STAT(xdp_pass),
+	CXB_RX_STAT(xdp_tx),
+	CXB_RX_STAT(xdp_tx_full),
+	CXB_RX_STAT(xdp_redirect),
+	CXB_RX_STAT(xdp_aborted),
+	CXB_RX_STAT(xdp_tx_polls),
 };
 
 static const char cxb_dev_stats_names[][ETH_GSTRING_LEN] = {
@@ -145,9 +156,11 @@ static void cxb_get_ethtool_stats(struct net_device *dev,
 		struct cxb_channel *ch = priv->ch[q];
 
 		cxb_get_tx_stats(&ch->tx, &tx[q]);
+		cxb_get_xdpsq_stats(&ch->xdpsq, &tx[q]);
 		cxb_get_rx_stats(&ch->rx, &rx[q]);
 		polls += READ_ONCE(ch->polls);
-		irqs += READ_ONCE(ch->tx_cq.irqs) + READ_ONCE(ch->rx_cq.irqs);
+		irqs += READ_ONCE(ch->tx_cq.irqs) + READ_ONCE(ch->rx_cq.irqs) +
+			READ_ONCE(ch->xdp_cq.irqs);
 	}
 	spin_unlock_bh(&priv->stats_lock);
 

@@ -33,7 +33,25 @@ static struct auxiliary_driver cxb_driver = {
 	.remove = cxb_remove,
 	.id_table = cxb_id_table,
 };
-module_auxiliary_driver(cxb_driver);
+
+static int __init cxb_init(void)
+{
+	int err;
+
+	cxb_debugfs_init();
+	err = auxiliary_driver_register(&cxb_driver);
+	if (err)
+		cxb_debugfs_exit();
+	return err;
+}
+module_init(cxb_init);
+
+static void __exit cxb_exit(void)
+{
+	auxiliary_driver_unregister(&cxb_driver);
+	cxb_debugfs_exit();
+}
+module_exit(cxb_exit);
 
 MODULE_DESCRIPTION("cxbell ConnectX Ethernet driver");
 MODULE_LICENSE("GPL");

@@ -5,13 +5,14 @@
 #include <linux/if_vlan.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <net/page_pool.h>
 
 #include "cxbell.h"
 
 /* ---- Queue memory -------------------------------------------------------- */
 
-static int cxb_cq_create(struct cxb_priv *priv, struct cxb_channel *ch,
-			 struct cxb_cq *cq, u32 entries, u32 cqe_size)
+int cxb_cq_create(struct cxb_priv *priv, struct cxb_channel *ch,
+		  struct cxb_cq *cq, u32 entries, u32 cqe_size)
 {
 	struct cxb_cq_params p = {};
 	u32 i;
@@ -63,7 +64,7 @@ err_buf:
 	return err;
 }
 
-static void cxb_cq_destroy(struct cxb_priv *priv, struct cxb_cq *cq)
+void cxb_cq_destroy(struct cxb_priv *priv, struct cxb_cq *cq)
 {
 	if (!cq->buf)
 		return;
@@ -192,6 +193,39 @@ static u32 cxb_rx_page_order(unsigned int mtu)
 	return get_order(need);
 }
 
+/* The ring's page_pool, mapping with the backend's DMA device (the device
+ * the sim tracks mappings of), and its XDP memory model registration.
+ */
+static int cxb_rx_pool_create(struct cxb_priv *priv, struct cxb_channel *ch)
+{
+	struct cxb_rx_ring *ring = &ch->rx;
+	struct page_pool_params pp = {
+		.flags = PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
+		.order = ring->page_order,
+		.pool_size = ring->size,
+		.nid = dev_to_node(priv->dma_dev),
+		.dev = priv->dma_dev,
+		/* XDP_TX sends from the page it received into */
+		.dma_dir = priv->has_xdpsq ? DMA_BIDIRECTIONAL :
+					     DMA_FROM_DEVICE,
+		.offset = CXB_RX_HEADROOM,
+		.max_len = ring->buf_len,
+	};
+	struct page_pool *pool;
+	int err;
+
+	pool = page_pool_create(&pp);
+	if (IS_ERR(pool))
+		return PTR_ERR(pool);
+	ring->pool = pool;
+	err = xdp_rxq_info_reg(&ring->xdp_rxq, priv->netdev, ch->idx,
+			       ch->napi.napi_id);
+	if (err)
+		return err;
+	return xdp_rxq_info_reg_mem_model(&ring->xdp_rxq, MEM_TYPE_PAGE_POOL,
+					  pool);
+}
+
 static int cxb_rx_create(struct cxb_priv *priv, struct cxb_channel *ch)
 {
 	struct cxb_rx_ring *ring = &ch->rx;
@@ -207,6 +241,7 @@ static int cxb_rx_create(struct cxb_priv *priv, struct cxb_channel *ch)
 	ring->lkey = priv->cadev->lkey;
 	ring->dma_dev = priv->dma_dev;
 	ring->cq = &ch->rx_cq;
+	RCU_INIT_POINTER(ring->xdp_prog, priv->xdp_prog);
 	u64_stats_init(&ring->stats_sync);
 
 	ring->rx_info = kvcalloc(size, sizeof(*ring->rx_info), GFP_KERNEL);
@@ -221,6 +256,9 @@ static int cxb_rx_create(struct cxb_priv *priv, struct cxb_channel *ch)
 					  &ring->db_dma, GFP_KERNEL);
 	if (!ring->db_rec)
 		return -ENOMEM;
+	err = cxb_rx_pool_create(priv, ch);
+	if (err)
+		return err;
 	err = cxb_rx_ring_fill(ring, GFP_KERNEL);
 	if (err)
 		return err;
@@ -245,8 +283,14 @@ static void cxb_rx_destroy(struct cxb_priv *priv, struct cxb_channel *ch)
 	if (ring->created)
 		priv->ops->rq_destroy(priv->cadev, &ring->hw);
 	ring->created = false;
-	if (ring->rx_info)
+	if (ring->rx_info && ring->pool)
 		cxb_rx_ring_drain(ring);
+	/* The pool goes once the pages in flight come back. */
+	if (xdp_rxq_info_is_reg(&ring->xdp_rxq))
+		xdp_rxq_info_unreg(&ring->xdp_rxq);
+	if (ring->pool)
+		page_pool_destroy(ring->pool);
+	ring->pool = NULL;
 	if (ring->db_rec)
 		dma_free_coherent(priv->dma_dev, sizeof(__be32), ring->db_rec,
 				  ring->db_dma);
@@ -265,6 +309,7 @@ static void cxb_fold_stats(struct cxb_priv *priv, struct cxb_channel *ch)
 	struct cxb_rx_stats r;
 
 	cxb_get_tx_stats(&ch->tx, &t);
+	cxb_get_xdpsq_stats(&ch->xdpsq, &t);
 	cxb_get_rx_stats(&ch->rx, &r);
 	priv->tx_base.packets += t.packets;
 	priv->tx_base.bytes += t.bytes;
@@ -282,20 +327,34 @@ static void cxb_fold_stats(struct cxb_priv *priv, struct cxb_channel *ch)
 	priv->tx_base.cqes += t.cqes;
 	priv->tx_base.mpwqe_blks += t.mpwqe_blks;
 	priv->tx_base.mpwqe_pkts += t.mpwqe_pkts;
+	priv->tx_base.xdp_xmit += t.xdp_xmit;
+	priv->tx_base.xdp_xmit_err += t.xdp_xmit_err;
+	priv->tx_base.xdp_doorbells += t.xdp_doorbells;
+	priv->tx_base.xdp_cqes += t.xdp_cqes;
 	priv->rx_base.packets += r.packets;
 	priv->rx_base.bytes += r.bytes;
 	priv->rx_base.dropped += r.dropped;
 	priv->rx_base.cqes += r.cqes;
 	priv->rx_base.csum_unnecessary += r.csum_unnecessary;
 	priv->rx_base.csum_none += r.csum_none;
+	priv->rx_base.xdp_drop += r.xdp_drop;
+	priv->rx_base.xdp_pass += r.xdp_pass;
+	priv->rx_base.xdp_tx += r.xdp_tx;
+	priv->rx_base.xdp_tx_full += r.xdp_tx_full;
+	priv->rx_base.xdp_redirect += r.xdp_redirect;
+	priv->rx_base.xdp_aborted += r.xdp_aborted;
+	priv->rx_base.xdp_tx_polls += r.xdp_tx_polls;
 	priv->polls_base += ch->polls;
-	priv->irqs_base += ch->tx_cq.irqs + ch->rx_cq.irqs;
+	priv->irqs_base += ch->tx_cq.irqs + ch->rx_cq.irqs + ch->xdp_cq.irqs;
 }
 
 static void cxb_channel_free(struct cxb_priv *priv, struct cxb_channel *ch)
 {
-	/* Device first: after these no DMA, CQE or interrupt. */
+	/* Device first: after these no DMA, CQE or interrupt. The XDP send
+	 * queue gives its XDP_TX pages back before the receive pool goes.
+	 */
 	cxb_tx_destroy(priv, ch);
+	cxb_xdpsq_destroy(priv, ch);
 	cxb_rx_destroy(priv, ch);
 	cxb_cq_destroy(priv, &ch->tx_cq);
 	cxb_cq_destroy(priv, &ch->rx_cq);
@@ -328,6 +387,8 @@ static struct cxb_channel *cxb_channel_alloc(struct cxb_priv *priv,
 		err = cxb_tx_create(priv, ch);
 	if (!err)
 		err = cxb_rx_create(priv, ch);
+	if (!err && priv->has_xdpsq)
+		err = cxb_xdpsq_create(priv, ch);
 	if (err) {
 		cxb_channel_free(priv, ch);
 		return ERR_PTR(err);
@@ -368,6 +429,12 @@ static int cxb_datapath_up(struct cxb_priv *priv)
 		cxb_channel_arm(chs[i]);
 	}
 	netif_tx_start_all_queues(dev);
+	if (priv->has_xdpsq) {
+		/* Redirects to this port may post now (cxb_xdp_xmit()):
+		 * the channels are complete before they see the pointer.
+		 */
+		smp_store_release(&priv->xdp_ch, chs);
+	}
 	return 0;
 
 err_free:
@@ -382,6 +449,11 @@ static void cxb_datapath_down(struct cxb_priv *priv)
 	struct cxb_channel **chs = priv->ch;
 	unsigned int i;
 
+	/* No new ndo_xdp_xmit; those running (RCU readers) finish first. */
+	if (priv->xdp_ch) {
+		WRITE_ONCE(priv->xdp_ch, NULL);
+		synchronize_net();
+	}
 	netif_tx_disable(priv->netdev);
 	for (i = 0; i < priv->num_ch; i++)
 		napi_disable(&chs[i]->napi);
@@ -394,6 +466,7 @@ static void cxb_datapath_down(struct cxb_priv *priv)
 		if (ch->rx.created)
 			priv->ops->rq_destroy(priv->cadev, &ch->rx.hw);
 		ch->rx.created = false;
+		cxb_xdpsq_stop(priv, ch);
 		/* Completions the device wrote before it stopped. */
 		cxb_tx_flush_completions(ch);
 	}
@@ -491,6 +564,9 @@ static int cxb_change_mtu(struct net_device *dev, int new_mtu)
 	bool running = netif_running(dev);
 	int err;
 
+	/* Single-page buffers while a program is attached. */
+	if (priv->xdp_prog && cxb_xdp_check_mtu(priv, new_mtu, NULL))
+		return -EINVAL;
 	if (priv->ops->set_mtu) {
 		err = priv->ops->set_mtu(priv->cadev, new_mtu);
 		if (err)
@@ -557,6 +633,13 @@ void cxb_get_rx_stats(const struct cxb_rx_ring *ring, struct cxb_rx_stats *s)
 		s->cqes = ring->cqes;
 		s->csum_unnecessary = ring->csum_unnecessary;
 		s->csum_none = ring->csum_none;
+		s->xdp_drop = ring->xdp_drop;
+		s->xdp_pass = ring->xdp_pass;
+		s->xdp_tx = ring->xdp_tx;
+		s->xdp_tx_full = ring->xdp_tx_full;
+		s->xdp_redirect = ring->xdp_redirect;
+		s->xdp_aborted = ring->xdp_aborted;
+		s->xdp_tx_polls = ring->xdp_tx_polls;
 	} while (u64_stats_fetch_retry(&ring->stats_sync, start));
 }
 
@@ -617,6 +700,8 @@ static const struct net_device_ops cxb_netdev_ops = {
 	.ndo_tx_timeout		= cxb_tx_timeout,
 	.ndo_set_mac_address	= eth_mac_addr,
 	.ndo_validate_addr	= eth_validate_addr,
+	.ndo_bpf		= cxb_bpf,
+	.ndo_xdp_xmit		= cxb_xdp_xmit,
 };
 
 /* ---- Creation ------------------------------------------------------------- */
@@ -647,6 +732,8 @@ int cxb_netdev_create(struct cxb_adev *cadev)
 	priv->mpwqe_on = cadev->gen == CXB_GEN_CX5;
 	priv->tx_copybreak = CXB_DEF_TX_COPYBREAK;
 	priv->tx_frames = CXB_DEF_TX_FRAMES;
+	/* cx5 send queues speak mlx5: the XDP send queue is cx3-only */
+	priv->has_xdpsq = cadev->xdp_sq && cadev->gen == CXB_GEN_CX3;
 	spin_lock_init(&priv->stats_lock);
 	INIT_WORK(&priv->link_work, cxb_link_work);
 
@@ -669,6 +756,7 @@ int cxb_netdev_create(struct cxb_adev *cadev)
 		return err;
 	}
 	auxiliary_set_drvdata(&cadev->adev, priv);
+	cxb_debugfs_add(priv);
 	return 0;
 }
 
@@ -676,6 +764,7 @@ void cxb_netdev_destroy(struct cxb_adev *cadev)
 {
 	struct cxb_priv *priv = auxiliary_get_drvdata(&cadev->adev);
 
+	cxb_debugfs_del(priv);
 	unregister_netdev(priv->netdev);
 	free_netdev(priv->netdev);
 }

@@ -10,6 +10,7 @@
 #include <linux/io.h>
 #include <linux/prefetch.h>
 #include <linux/skbuff.h>
+#include <net/page_pool.h>
 
 #include "cxbell.h"
 
@@ -651,36 +652,35 @@ void cxb_tx_ring_drain(struct cxb_tx_ring *ring)
 
 /* ---- RX ---------------------------------------------------------------- */
 
-static int cxb_rx_post(struct cxb_rx_ring *ring, u32 idx, gfp_t gfp)
+/* Receive buffers are pages of the ring's page_pool, which maps them once
+ * (PP_FLAG_DMA_MAP) and syncs what the device may write before they are
+ * posted again (PP_FLAG_DMA_SYNC_DEV). One page per frame.
+ */
+static int cxb_rx_post(struct cxb_rx_ring *ring, u32 idx)
 {
 	struct cxb_rx_info *info = &ring->rx_info[idx];
 	struct page *page;
-	dma_addr_t dma;
 
-	page = dev_alloc_pages(ring->page_order);
+	page = page_pool_dev_alloc_pages(ring->pool);
 	if (unlikely(!page))
 		return -ENOMEM;
-	dma = dma_map_page(ring->dma_dev, page, 0, PAGE_SIZE << ring->page_order,
-			   DMA_FROM_DEVICE);
-	if (unlikely(dma_mapping_error(ring->dma_dev, dma))) {
-		__free_pages(page, ring->page_order);
-		return -ENOMEM;
-	}
 	info->page = page;
-	info->dma = dma;
-	cxb_set_data_seg(&ring->buf[idx], dma + CXB_RX_HEADROOM, ring->buf_len,
-			 ring->lkey);
+	cxb_set_data_seg(&ring->buf[idx],
+			 page_pool_get_dma_addr(page) + CXB_RX_HEADROOM,
+			 ring->buf_len, ring->lkey);
 	return 0;
 }
 
-/* Post buffers into every free slot, then one producer record update. */
+/* Post buffers into every free slot, then one producer record update: the
+ * RX "doorbell" is that record, which the device reads when it runs out.
+ */
 int cxb_rx_ring_fill(struct cxb_rx_ring *ring, gfp_t gfp)
 {
 	u32 posted = 0;
 	int err = 0;
 
 	while (ring->prod - ring->cons < ring->size) {
-		err = cxb_rx_post(ring, ring->prod & ring->size_mask, gfp);
+		err = cxb_rx_post(ring, ring->prod & ring->size_mask);
 		if (err)
 			break;
 		ring->prod++;
@@ -700,9 +700,7 @@ void cxb_rx_ring_drain(struct cxb_rx_ring *ring)
 		struct cxb_rx_info *info =
 			&ring->rx_info[ring->cons & ring->size_mask];
 
-		dma_unmap_page(ring->dma_dev, info->dma,
-			       PAGE_SIZE << ring->page_order, DMA_FROM_DEVICE);
-		__free_pages(info->page, ring->page_order);
+		page_pool_put_full_page(ring->pool, info->page, false);
 		info->page = NULL;
 		ring->cons++;
 	}
@@ -723,17 +721,27 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 	struct net_device *dev = ch->priv->netdev;
 	bool rxcsum = dev->features & NETIF_F_RXCSUM;
 	struct cxb_rx_ring *ring = &ch->rx;
-	struct cxb_cq *cq = &ch->rx_cq;
+	u32 truesize = PAGE_SIZE << ring->page_order;
 	u32 bytes = 0, dropped = 0, csum_ok = 0;
+	struct cxb_xdp_poll xst = {};
+	struct cxb_cq *cq = &ch->rx_cq;
+	struct bpf_prog *prog;
+	struct xdp_buff xdp;
 	u32 ci = cq->ci;
 	int done = 0;
 
+	/* One program for the whole poll; NAPI is an RCU reader. */
+	prog = rcu_dereference_bh(ring->xdp_prog);
+	if (prog)
+		xdp_init_buff(&xdp, truesize, &ring->xdp_rxq);
+
 	while (done < budget) {
 		struct mlx4_cqe *cqe = &cq->buf[ci & (cq->size - 1)];
+		u32 len, off = CXB_RX_HEADROOM;
 		struct cxb_rx_info *info;
 		struct sk_buff *skb;
+		struct page *page;
 		void *va;
-		u32 len;
 
 		if (!cxb_mlx4_cqe_sw_owned(cqe, ci, cq->size))
 			break;
@@ -741,26 +749,37 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 
 		info = &ring->rx_info[ring->cons & ring->size_mask];
 		len = be32_to_cpu(cqe->byte_cnt);
-		dma_unmap_page(ring->dma_dev, info->dma,
-			       PAGE_SIZE << ring->page_order, DMA_FROM_DEVICE);
-		va = page_address(info->page);
+		page = info->page;
 		info->page = NULL;
 		ring->cons++;
 		ci++;
 		done++;
 
 		if (unlikely(len < ETH_HLEN || len > ring->buf_len)) {
-			put_page(virt_to_head_page(va));
+			page_pool_recycle_direct(ring->pool, page);
 			dropped++;
 			continue;
 		}
-		skb = napi_build_skb(va, PAGE_SIZE << ring->page_order);
+		dma_sync_single_range_for_cpu(ring->dma_dev,
+					      page_pool_get_dma_addr(page),
+					      CXB_RX_HEADROOM, len,
+					      page_pool_get_dma_dir(ring->pool));
+		if (prog && cxb_xdp_rx(ch, prog, &xdp, page, &off, &len, &xst)) {
+			/* rx_packets counts it, rx_bytes only passed frames */
+			xst.consumed++;
+			continue;
+		}
+
+		va = page_address(page);
+		skb = napi_build_skb(va, truesize);
 		if (unlikely(!skb)) {
-			put_page(virt_to_head_page(va));
+			page_pool_recycle_direct(ring->pool, page);
 			dropped++;
 			continue;
 		}
-		skb_reserve(skb, CXB_RX_HEADROOM);
+		/* Freed skbs give the page back to the pool. */
+		skb_mark_for_recycle(skb);
+		skb_reserve(skb, off);
 		skb_put(skb, len);
 		skb->protocol = eth_type_trans(skb, dev);
 		if (likely(rxcsum) && cxb_rx_csum_ok(cqe)) {
@@ -777,6 +796,8 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 
 	cq->ci = ci;
 	*cq->db_rec = cpu_to_be32(ci & CXB_MLX4_CI_MASK);
+	if (prog)
+		cxb_xdp_poll_end(ch, &xst);
 	cxb_rx_ring_fill(ring, GFP_ATOMIC);
 
 	u64_stats_update_begin(&ring->stats_sync);
@@ -785,7 +806,16 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 	ring->dropped += dropped;
 	ring->cqes += done;
 	ring->csum_unnecessary += csum_ok;
-	ring->csum_none += done - dropped - csum_ok;
+	ring->csum_none += done - dropped - xst.consumed - csum_ok;
+	if (prog) {
+		ring->xdp_drop += xst.drop;
+		ring->xdp_pass += xst.pass;
+		ring->xdp_tx += xst.tx;
+		ring->xdp_tx_full += xst.tx_full;
+		ring->xdp_redirect += xst.redirect;
+		ring->xdp_aborted += xst.aborted;
+		ring->xdp_tx_polls += xst.tx_posted;
+	}
 	u64_stats_update_end(&ring->stats_sync);
 	return done;
 }
@@ -798,6 +828,7 @@ void cxb_cq_arm(struct cxb_cq *cq)
 
 	cxb_mlx4_cq_arm_words(cq->arm_sn, cq->cqn, cq->ci, w);
 	cq->db_rec[1] = cxb_mlx4_cq_arm_rec(cq->arm_sn, cq->ci);
+	WRITE_ONCE(cq->armed, true);
 	/* The arm record must be visible before the device sees the arm. */
 	wmb();
 	__iowrite64_copy(cq->db_reg, w, 1);
@@ -809,6 +840,7 @@ void cxb_comp_event(void *ctx)
 
 	cq->arm_sn++;
 	cq->irqs++;
+	WRITE_ONCE(cq->armed, false);
 	napi_schedule_irqoff(&cq->ch->napi);
 }
 
@@ -820,6 +852,13 @@ void cxb_channel_arm(struct cxb_channel *ch)
 	cxb_mmio_notify(cadev, ch->tx_cq.db_reg, sizeof(u64));
 	cxb_cq_arm(&ch->rx_cq);
 	cxb_mmio_notify(cadev, ch->rx_cq.db_reg, sizeof(u64));
+	/* The XDP send CQ only after its interrupt fired: an idle one stays
+	 * armed and costs no register write per poll.
+	 */
+	if (ch->xdpsq.created && !READ_ONCE(ch->xdp_cq.armed)) {
+		cxb_cq_arm(&ch->xdp_cq);
+		cxb_mmio_notify(cadev, ch->xdp_cq.db_reg, sizeof(u64));
+	}
 }
 
 int cxb_napi_poll(struct napi_struct *napi, int budget)
@@ -835,6 +874,8 @@ int cxb_napi_poll(struct napi_struct *napi, int budget)
 		tx_done = cxb_tx_complete(ch, budget, true);
 	if (unlikely(!budget))
 		return 0;
+	if (ch->xdpsq.created && !cxb_xdp_complete(ch, budget, true))
+		tx_done = false;
 
 	rx_done = cxb_rx_poll(ch, budget);
 	if (!tx_done || rx_done == budget)

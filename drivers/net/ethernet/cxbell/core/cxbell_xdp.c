@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cxbell XDP: the program on received pages, the per-channel XDP send
+ * queue (XDP_TX and ndo_xdp_xmit), program attach, and the debugfs switch
+ * of the XDP_TX doorbell policy.
+ *
+ * The rule this file exists for: XDP_TX only writes descriptors while the
+ * receive poll runs; the device hears of them once, when the poll ends,
+ * and only if something was posted. ndo_xdp_xmit rings once per
+ * XDP_XMIT_FLUSH.
+ */
+#include <linux/bpf.h>
+#include <linux/bpf_trace.h>
+#include <linux/debugfs.h>
+#include <linux/dma-mapping.h>
+#include <linux/filter.h>
+#include <linux/rtnetlink.h>
+#include <net/page_pool.h>
+#include <net/xdp.h>
+
+#include "cxbell.h"
+
+/* An XDP send WQE: control segment and one data segment, one TXBB. */
+#define CXB_XDP_WQE_DS		2
+
+/* Each writer's fields fit the one cache line it owns. */
+static_assert(offsetof(struct cxb_xdp_sq, lock) -
+	      offsetof(struct cxb_xdp_sq, cons) <= SMP_CACHE_BYTES);
+static_assert(offsetof(struct cxb_xdp_sq, buf) -
+	      offsetof(struct cxb_xdp_sq, lock) <= SMP_CACHE_BYTES);
+static_assert(CXB_XDP_WQE_DS * CXB_MLX4_DS_SIZE <= CXB_MLX4_TXBB_SIZE);
+
+/* ---- XDP send queue ----------------------------------------------------- */
+
+/* Tell the device about every WQE posted so far. sq->lock held. */
+static void cxb_xdpsq_doorbell(struct cxb_xdp_sq *sq)
+{
+	/* WQEs and their owner bits must reach memory before the doorbell. */
+	wmb();
+#ifdef __BIG_ENDIAN
+	iowrite32be((__force u32)sq->doorbell_qpn, sq->db_reg);
+#else
+	iowrite32((__force u32)sq->doorbell_qpn, sq->db_reg);
+#endif
+	if (unlikely(sq->mmio_notify))
+		sq->mmio_notify(sq->cadev, sq->db_reg, sizeof(u32));
+	sq->prod_bell = sq->prod;
+	u64_stats_update_begin(&sq->xstats_sync);
+	sq->doorbells++;
+	u64_stats_update_end(&sq->xstats_sync);
+}
+
+/* Write one send WQE for @len bytes at @dma; false if the ring is full.
+ * sq->lock held. The doorbell is the caller's.
+ */
+static bool cxb_xdpsq_post(struct cxb_xdp_sq *sq, dma_addr_t dma, u32 len,
+			   void *ptr, enum cxb_xdp_type type)
+{
+	u32 prod = sq->prod, idx = prod & sq->size_mask;
+	struct mlx4_wqe_ctrl_seg *ctrl;
+	struct mlx4_wqe_data_seg *dseg;
+	struct cxb_xdp_info *info;
+
+	/* Pairs with the release in cxb_xdp_complete(): the slot's info is
+	 * free once cons is past it.
+	 */
+	if (unlikely(prod - smp_load_acquire(&sq->cons) >= sq->size))
+		return false;
+
+	info = &sq->info[idx];
+	info->page = ptr;		/* or the xdp_frame: one union */
+	info->dma = dma;
+	info->len = len;
+	info->type = type;
+
+	ctrl = sq->buf + (idx << CXB_MLX4_TXBB_SHIFT);
+	dseg = (struct mlx4_wqe_data_seg *)(ctrl + 1);
+	dseg->addr = cpu_to_be64(dma);
+	dseg->lkey = sq->lkey;
+	dseg->byte_count = cpu_to_be32(len);
+	ctrl->qpn_vlan.vlan_tag = 0;
+	ctrl->qpn_vlan.ins_vlan = 0;
+	ctrl->qpn_vlan.fence_size = CXB_XDP_WQE_DS;
+	ctrl->srcrb_flags = cpu_to_be32(MLX4_WQE_CTRL_CQ_UPDATE);
+	ctrl->imm = 0;
+	/* Segments before ownership: the device may look at it any time. */
+	dma_wmb();
+	ctrl->owner_opcode = cpu_to_be32(MLX4_OPCODE_SEND |
+					 cxb_mlx4_owner(prod, sq->size));
+	sq->prod = prod + 1;
+	return true;
+}
+
+/* XDP_TX of a page of this channel's pool: it is mapped already. */
+static bool cxb_xdp_tx(struct cxb_xdp_sq *sq, struct xdp_buff *xdp,
+		       struct page *page)
+{
+	u32 len = xdp->data_end - xdp->data;
+	dma_addr_t dma;
+	bool ok;
+
+	dma = page_pool_get_dma_addr(page) + (xdp->data - page_address(page));
+	dma_sync_single_for_device(sq->dma_dev, dma, len, DMA_BIDIRECTIONAL);
+
+	spin_lock(&sq->lock);
+	ok = cxb_xdpsq_post(sq, dma, len, page, CXB_XDP_TX);
+	/* The benchmark's comparison: a doorbell for every frame. */
+	if (ok && unlikely(READ_ONCE(sq->db_per_packet)))
+		cxb_xdpsq_doorbell(sq);
+	spin_unlock(&sq->lock);
+	return ok;
+}
+
+static void cxb_xdpsq_free(struct cxb_xdp_sq *sq, u32 cons, bool napi)
+{
+	struct cxb_xdp_info *info = &sq->info[cons & sq->size_mask];
+
+	if (info->type == CXB_XDP_TX) {
+		/* Back to the pool of the channel whose NAPI this is. */
+		if (napi)
+			page_pool_recycle_direct(sq->pool, info->page);
+		else
+			page_pool_put_full_page(sq->pool, info->page, false);
+	} else {
+		dma_unmap_single(sq->dma_dev, info->dma, info->len,
+				 DMA_TO_DEVICE);
+		xdp_return_frame(info->xdpf);
+	}
+	info->page = NULL;
+}
+
+/* Handle the XDP send queue's completions. Returns true when all pending
+ * ones were handled. @napi false: the queue is being torn down.
+ */
+bool cxb_xdp_complete(struct cxb_channel *ch, int budget, bool napi)
+{
+	struct cxb_xdp_sq *sq = &ch->xdpsq;
+	struct cxb_cq *cq = &ch->xdp_cq;
+	u32 ci = cq->ci, cons = sq->cons;
+	struct mlx4_cqe *cqe;
+	u32 ncqe = 0;
+
+	for (;;) {
+		u32 walked = 0;
+		u16 wqe_index;
+
+		cqe = &cq->buf[ci & (cq->size - 1)];
+		if (!cxb_mlx4_cqe_sw_owned(cqe, ci, cq->size))
+			break;
+		if (unlikely(ncqe == CXB_TX_CQ_BUDGET))
+			break;
+		/* Read the CQE only after its owner bit said it is ours. */
+		dma_rmb();
+		wqe_index = be16_to_cpu(cqe->wqe_index);
+		for (;;) {
+			bool last = (u16)cons == wqe_index;
+
+			cxb_xdpsq_free(sq, cons, napi);
+			cons++;
+			if (last || unlikely(++walked >= sq->size))
+				break;
+		}
+		ci++;
+		ncqe++;
+	}
+	if (!ncqe)
+		return true;
+
+	cq->ci = ci;
+	*cq->db_rec = cpu_to_be32(ci & CXB_MLX4_CI_MASK);
+	/* Posting reads cons without the lock: publish it last. */
+	smp_store_release(&sq->cons, cons);
+	u64_stats_update_begin(&sq->cstats_sync);
+	sq->cqes += ncqe;
+	u64_stats_update_end(&sq->cstats_sync);
+	return ncqe < CXB_TX_CQ_BUDGET;
+}
+
+int cxb_xdpsq_create(struct cxb_priv *priv, struct cxb_channel *ch)
+{
+	struct cxb_xdp_sq *sq = &ch->xdpsq;
+	u32 size = priv->tx_ring_size, i;
+	struct cxb_sq_params p = {};
+	int err;
+
+	err = cxb_cq_create(priv, ch, &ch->xdp_cq, size, CXB_MLX4_CQE_SIZE);
+	if (err)
+		return err;
+
+	spin_lock_init(&sq->lock);
+	u64_stats_init(&sq->xstats_sync);
+	u64_stats_init(&sq->cstats_sync);
+	sq->size = size;
+	sq->size_mask = size - 1;
+	sq->lkey = priv->cadev->lkey;
+	sq->dma_dev = priv->dma_dev;
+	sq->cadev = priv->cadev;
+	sq->mmio_notify = priv->ops->mmio_notify;
+	sq->pool = ch->rx.pool;
+	sq->cq = &ch->xdp_cq;
+	sq->db_per_packet = priv->xdp_db_per_packet;
+	sq->info = kvcalloc(size, sizeof(*sq->info), GFP_KERNEL);
+	if (!sq->info)
+		return -ENOMEM;
+	sq->buf = dma_alloc_coherent(priv->dma_dev, size << CXB_MLX4_TXBB_SHIFT,
+				     &sq->buf_dma, GFP_KERNEL);
+	if (!sq->buf)
+		return -ENOMEM;
+	/* Lap 0: every TXBB owned by software, stamped. */
+	for (i = 0; i < size; i++)
+		*(__be32 *)(sq->buf + (i << CXB_MLX4_TXBB_SHIFT)) =
+			cpu_to_be32(CXB_MLX4_STAMP | CXB_MLX4_OWNER_BIT);
+
+	p.buf_dma = sq->buf_dma;
+	p.log_entries = ilog2(size);
+	p.log_stride = CXB_MLX4_TXBB_SHIFT;
+	p.cqn = ch->xdp_cq.cqn;
+	p.channel = ch->idx;
+	err = priv->ops->sq_create(priv->cadev, &p, &sq->hw);
+	if (err)
+		return err;
+	sq->created = true;
+	sq->doorbell_qpn = cxb_mlx4_send_db_val(sq->hw.qpn);
+	sq->db_reg = sq->hw.db_reg;
+	ch->rx.xdpsq = sq;
+	return 0;
+}
+
+/* The device forgets the queue: no fetch, no CQE after this. */
+void cxb_xdpsq_stop(struct cxb_priv *priv, struct cxb_channel *ch)
+{
+	struct cxb_xdp_sq *sq = &ch->xdpsq;
+
+	if (sq->created)
+		priv->ops->sq_destroy(priv->cadev, &sq->hw);
+	sq->created = false;
+}
+
+/* Free the queue and what it holds, with NAPI disabled and ndo_xdp_xmit
+ * shut out; before the channel's page pool goes.
+ */
+void cxb_xdpsq_destroy(struct cxb_priv *priv, struct cxb_channel *ch)
+{
+	struct cxb_xdp_sq *sq = &ch->xdpsq;
+
+	cxb_xdpsq_stop(priv, ch);
+	ch->rx.xdpsq = NULL;
+	if (sq->buf) {
+		if (ch->xdp_cq.buf)
+			while (!cxb_xdp_complete(ch, 0, false))
+				;
+		/* What the device will never complete. */
+		while (sq->cons != sq->prod)
+			cxb_xdpsq_free(sq, sq->cons++, false);
+		dma_free_coherent(priv->dma_dev, sq->size << CXB_MLX4_TXBB_SHIFT,
+				  sq->buf, sq->buf_dma);
+		sq->buf = NULL;
+	}
+	kvfree(sq->info);
+	sq->info = NULL;
+	cxb_cq_destroy(priv, &ch->xdp_cq);
+}
+
+void cxb_get_xdpsq_stats(const struct cxb_xdp_sq *sq, struct cxb_tx_stats *s)
+{
+	unsigned int start;
+
+	do {
+		start = u64_stats_fetch_begin(&sq->xstats_sync);
+		s->xdp_xmit = sq->xmit;
+		s->xdp_xmit_err = sq->xmit_err;
+		s->xdp_doorbells = sq->doorbells;
+	} while (u64_stats_fetch_retry(&sq->xstats_sync, start));
+	do {
+		start = u64_stats_fetch_begin(&sq->cstats_sync);
+		s->xdp_cqes = sq->cqes;
+	} while (u64_stats_fetch_retry(&sq->cstats_sync, start));
+}
+
+/* ---- Receive side ------------------------------------------------------- */
+
+/* Run @prog on a received frame at @off/@len of @page. Returns true if
+ * XDP consumed the page (dropped, sent or redirected), false for XDP_PASS
+ * with @off/@len updated to what the program left.
+ */
+bool cxb_xdp_rx(struct cxb_channel *ch, struct bpf_prog *prog,
+		struct xdp_buff *xdp, struct page *page, u32 *off, u32 *len,
+		struct cxb_xdp_poll *st)
+{
+	struct net_device *dev = ch->priv->netdev;
+	struct cxb_rx_ring *ring = &ch->rx;
+	void *va = page_address(page);
+	u32 act;
+
+	xdp_prepare_buff(xdp, va, *off, *len, false);
+	act = bpf_prog_run_xdp(prog, xdp);
+	switch (act) {
+	case XDP_PASS:
+		*off = xdp->data - va;
+		*len = xdp->data_end - xdp->data;
+		st->pass++;
+		return false;
+	case XDP_TX:
+		if (unlikely(!ring->xdpsq))
+			goto aborted;	/* no XDP send queue (cxbell.rst) */
+		if (likely(cxb_xdp_tx(ring->xdpsq, xdp, page))) {
+			st->tx++;
+			st->tx_posted = true;
+			return true;
+		}
+		st->tx_full++;
+		trace_xdp_exception(dev, prog, act);
+		goto recycle;
+	case XDP_REDIRECT:
+		/* The page goes with the frame; its pool gets it back. */
+		if (unlikely(xdp_do_redirect(dev, xdp, prog)))
+			goto aborted;
+		st->redirect++;
+		st->redirected = true;
+		return true;
+	case XDP_DROP:
+		st->drop++;
+		goto recycle;
+	default:
+		bpf_warn_invalid_xdp_action(dev, prog, act);
+		fallthrough;
+	case XDP_ABORTED:
+aborted:
+		trace_xdp_exception(dev, prog, act);
+		st->aborted++;
+		goto recycle;
+	}
+recycle:
+	page_pool_recycle_direct(ring->pool, page);
+	return true;
+}
+
+/* The end of a receive poll: one doorbell for every XDP_TX WQE it posted,
+ * and the redirect flush.
+ */
+void cxb_xdp_poll_end(struct cxb_channel *ch, struct cxb_xdp_poll *st)
+{
+	struct cxb_xdp_sq *sq = ch->rx.xdpsq;
+
+	if (st->tx_posted) {
+		spin_lock(&sq->lock);
+		/* Per-packet doorbells (debugfs) left nothing to ring. */
+		if (sq->prod != sq->prod_bell)
+			cxb_xdpsq_doorbell(sq);
+		spin_unlock(&sq->lock);
+	}
+	if (st->redirected)
+		xdp_do_flush();
+}
+
+/* ---- ndo_xdp_xmit ------------------------------------------------------- */
+
+/* Frames redirected to this port, from any device's NAPI: posted to the
+ * XDP send queue of the current CPU's channel, under its lock (that
+ * channel's own XDP_TX may be posting), one doorbell per flush.
+ */
+int cxb_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
+		 u32 flags)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+	struct cxb_channel **chs;
+	struct cxb_xdp_sq *sq;
+	int i, nxmit = 0;
+
+	if (unlikely(flags & ~XDP_XMIT_FLAGS_MASK))
+		return -EINVAL;
+	/* Pairs with the release in cxb_datapath_up(); the channels stay
+	 * until an RCU grace period after it is cleared.
+	 */
+	chs = smp_load_acquire(&priv->xdp_ch);
+	if (unlikely(!chs))
+		return -ENETDOWN;
+	sq = &chs[smp_processor_id() % priv->num_ch]->xdpsq;
+
+	spin_lock(&sq->lock);
+	for (i = 0; i < n; i++) {
+		struct xdp_frame *xdpf = frames[i];
+		dma_addr_t dma;
+
+		dma = dma_map_single(sq->dma_dev, xdpf->data, xdpf->len,
+				     DMA_TO_DEVICE);
+		if (unlikely(dma_mapping_error(sq->dma_dev, dma)))
+			break;
+		if (unlikely(!cxb_xdpsq_post(sq, dma, xdpf->len, xdpf,
+					     CXB_XDP_XMIT))) {
+			dma_unmap_single(sq->dma_dev, dma, xdpf->len,
+					 DMA_TO_DEVICE);
+			break;
+		}
+		nxmit++;
+	}
+	if ((flags & XDP_XMIT_FLUSH) && sq->prod != sq->prod_bell)
+		cxb_xdpsq_doorbell(sq);
+	u64_stats_update_begin(&sq->xstats_sync);
+	sq->xmit += nxmit;
+	sq->xmit_err += n - nxmit;
+	u64_stats_update_end(&sq->xstats_sync);
+	spin_unlock(&sq->lock);
+	/* The caller frees the frames not taken. */
+	return nxmit;
+}
+
+/* ---- Program attach ----------------------------------------------------- */
+
+int cxb_xdp_check_mtu(struct cxb_priv *priv, unsigned int mtu,
+		      struct netlink_ext_ack *extack)
+{
+	if (mtu <= CXB_XDP_MAX_MTU)
+		return 0;
+	NL_SET_ERR_MSG_MOD(extack,
+			   "MTU too large for XDP: a frame must fit one page");
+	netdev_info(priv->netdev, "XDP needs an MTU of at most %lu, not %u\n",
+		    CXB_XDP_MAX_MTU, mtu);
+	return -EINVAL;
+}
+
+/* Attach, replace or detach: a pointer swap per receive ring, under
+ * traffic. Every buffer is one page with XDP's headroom already (the MTU
+ * check keeps it so), the pools map for the XDP send queue, which exists
+ * whenever the backend provides it: nothing to rebuild.
+ */
+static int cxb_xdp_setup(struct cxb_priv *priv, struct bpf_prog *prog,
+			 struct netlink_ext_ack *extack)
+{
+	struct bpf_prog *old = priv->xdp_prog;
+	unsigned int i;
+	int err;
+
+	ASSERT_RTNL();
+	if (prog) {
+		err = cxb_xdp_check_mtu(priv, priv->netdev->mtu, extack);
+		if (err)
+			return err;
+		if (!priv->has_xdpsq)
+			NL_SET_ERR_MSG_MOD(extack,
+					   "no XDP send queues on this port: XDP_TX and redirects to it drop");
+	}
+	/* The reference the stack handed over is kept in priv; the rings
+	 * borrow it. A poll still running the old program finishes within
+	 * an RCU grace period, before the program is freed.
+	 */
+	priv->xdp_prog = prog;
+	for (i = 0; priv->ch && i < priv->num_ch; i++)
+		rcu_assign_pointer(priv->ch[i]->rx.xdp_prog, prog);
+	if (old)
+		bpf_prog_put(old);
+	return 0;
+}
+
+int cxb_bpf(struct net_device *dev, struct netdev_bpf *bpf)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+
+	switch (bpf->command) {
+	case XDP_SETUP_PROG:
+		return cxb_xdp_setup(priv, bpf->prog, bpf->extack);
+	default:
+		return -EINVAL;
+	}
+}
+
+/* ---- debugfs ------------------------------------------------------------ */
+
+static struct dentry *cxb_droot;
+
+static ssize_t cxb_db_pp_read(struct file *file, char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	struct cxb_priv *priv = file->private_data;
+	char buf[4];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%u\n",
+			READ_ONCE(priv->xdp_db_per_packet));
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t cxb_db_pp_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	struct cxb_priv *priv = file->private_data;
+	unsigned int val, i;
+	int err;
+
+	err = kstrtouint_from_user(ubuf, count, 0, &val);
+	if (err)
+		return err;
+	if (val > 1)
+		return -EINVAL;
+	rtnl_lock();
+	WRITE_ONCE(priv->xdp_db_per_packet, val);
+	for (i = 0; priv->ch && i < priv->num_ch; i++)
+		WRITE_ONCE(priv->ch[i]->xdpsq.db_per_packet, val);
+	rtnl_unlock();
+	return count;
+}
+
+static const struct file_operations cxb_db_pp_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = cxb_db_pp_read,
+	.write = cxb_db_pp_write,
+	.llseek = default_llseek,
+};
+
+/* /sys/kernel/debug/cxbell/<port device>/: named after the auxiliary
+ * device (stable across renames and namespaces).
+ */
+void cxb_debugfs_add(struct cxb_priv *priv)
+{
+	priv->ddir = debugfs_create_dir(dev_name(&priv->cadev->adev.dev),
+					cxb_droot);
+	debugfs_create_file("xdp_tx_doorbell_per_packet", 0600, priv->ddir,
+			    priv, &cxb_db_pp_fops);
+}
+
+/* Not under RTNL: a writer may be waiting for it. */
+void cxb_debugfs_del(struct cxb_priv *priv)
+{
+	debugfs_remove(priv->ddir);
+	priv->ddir = NULL;
+}
+
+void cxb_debugfs_init(void)
+{
+	cxb_droot = debugfs_create_dir(CXB_DRV_NAME, NULL);
+}
+
+void cxb_debugfs_exit(void)
+{
+	debugfs_remove(cxb_droot);
+}
