@@ -66,7 +66,7 @@ updown_and_delete_while_up()
 	done
 	cxb_del 1 && cxb_del 2 || return 1
 	eq "$(cxb_netdevs 1 | wc -l)$(cxb_netdevs 2 | wc -l)" 00 "netdevs left" &&
-	eq "$(sim_dma_live)" 0 "dma_live after deleting adapters"
+	dma_live_zero "dma_live after deleting adapters"
 }
 
 # Adapters created before the driver loads get bound when it loads.
@@ -88,7 +88,7 @@ adapters_before_driver()
 rmmod_driver_with_adapters()
 {
 	rmmod cxbell || return 1
-	eq "$(sim_dma_live)" 0 "dma_live after rmmod cxbell" || return 1
+	dma_live_zero "dma_live after rmmod cxbell" || return 1
 	modprobe cxbell || return 1
 	wait_until 10 cxb_has_netdevs 3 2 && wait_until 10 cxb_has_netdevs 4 1 || {
 		ktap_diag "netdevs did not come back"; return 1; }
@@ -128,8 +128,8 @@ adapter_cycle()
 
 dma_live_after_teardown()
 {
-	eq "$(sim_dma_live)" 0 "dma_live" || return 1
-	rmmod cxbell && eq "$(sim_dma_live)" 0 "dma_live after rmmod cxbell"
+	dma_live_zero "dma_live" || return 1
+	rmmod cxbell && dma_live_zero "dma_live after rmmod cxbell"
 }
 
 final_unload()

@@ -262,7 +262,7 @@ teardown()
 {
 	ip netns del a && ip netns del b || return 1
 	cxb_del 1 || return 1
-	eq "$(sim_dma_live)" 0 "dma_live after teardown" || return 1
+	dma_live_zero "dma_live after teardown" || return 1
 	cxb_unload
 }
 

@@ -257,10 +257,7 @@ teardown()
 	rmmod pktgen
 	cxb_del 2
 	cxb_del 1 || return 1
-	# pages in flight return to their pool within a second or so
-	dma_zero() { [ "$(sim_dma_live)" = 0 ]; }
-	wait_until 10 dma_zero
-	eq "$(sim_dma_live)" 0 "dma_live after teardown" || return 1
+	dma_live_zero "dma_live after teardown (no page_pool page leaked)" || return 1
 	cxb_unload
 }
 
