@@ -66,6 +66,11 @@ static void cxb_sim_cq_fire_locked(struct cxb_sim_cq *cq)
 	if (cq->dead || !cq->armed)
 		return;
 	cq->armed = false;
+	/* fault: the interrupt is lost, the CQ stays disarmed */
+	if (cxb_sim_fault_hit(&cq->port->fault.lose_irq)) {
+		cxb_sim_inc(cq->port, CXB_SIM_C_IRQS_LOST);
+		return;
+	}
 	cq->comp(cq->comp_ctx);
 	cxb_sim_inc(cq->port, CXB_SIM_C_IRQS);
 }

@@ -305,6 +305,11 @@ static dma_addr_t cxb_sim_map_page(struct device *dev, struct page *page,
 	dma_addr_t iova;
 	u64 t0;
 
+	/* fault: the IOMMU is out of space */
+	if (cxb_sim_fault_hit(&ad->dma_map_fail)) {
+		atomic64_inc(&ad->dma_map_failed);
+		return DMA_MAPPING_ERROR;
+	}
 	/* Passthrough costs what dma-direct would: not the model's time. */
 	if (READ_ONCE(ad->iommu_pt))
 		return cxb_sim_map(ad, page_address(page) + offset, size, dir,

@@ -477,6 +477,10 @@ static void cxb_sim_send_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
 
 	cxb_sim_inc(port, CXB_SIM_C_DOORBELLS);
 	cxb_sim_pcie_mmio(port, sizeof(val));
+	if (cxb_sim_fault_hit(&port->fault.lose_doorbell)) {
+		cxb_sim_inc(port, CXB_SIM_C_DOORBELLS_LOST);
+		return;
+	}
 	if (!sq || val != cxb_mlx4_send_db_val(sq->qpn)) {
 		cxb_sim_violation(port, "send doorbell %#x: no such QP on UAR %td",
 				  be32_to_cpu(val), uar - port->uar);
@@ -517,6 +521,11 @@ static void cxb_sim_bf_write(struct cxb_sim_port *port,
 
 	cxb_sim_inc(port, CXB_SIM_C_BF_WRITES);
 	cxb_sim_pcie_mmio(port, len);
+	/* fault: the write is lost, the carried WQE not announced */
+	if (cxb_sim_fault_hit(&port->fault.lose_doorbell)) {
+		cxb_sim_inc(port, CXB_SIM_C_DOORBELLS_LOST);
+		return;
+	}
 	if ((off != CXB_SIM_BF_OFFSET &&
 	     off != CXB_SIM_BF_OFFSET + CXB_SIM_BF_SIZE) ||
 	    len < sizeof(*ctrl) || len > PAGE_SIZE - off || len % 8) {
