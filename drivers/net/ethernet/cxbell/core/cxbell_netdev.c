@@ -374,7 +374,9 @@ static void cxb_datapath_down(struct cxb_priv *priv)
 		if (ch->rx.created)
 			priv->ops->rq_destroy(priv->cadev, &ch->rx.hw);
 		ch->rx.created = false;
-		/* Completions the device wrote before it stopped. */
+		/* Completions the device wrote before it stopped, then what
+		 * it will never complete: counted before the fold below.
+		 */
 		cxb_tx_flush_completions(ch);
 	}
 	spin_lock_bh(&priv->stats_lock);
@@ -384,6 +386,7 @@ static void cxb_datapath_down(struct cxb_priv *priv)
 	spin_unlock_bh(&priv->stats_lock);
 
 	for (i = 0; i < priv->num_ch; i++)
+		cxb_tx_ring_drain(&ch->tx);
 		cxb_channel_free(priv, chs[i]);
 	kfree(chs);
 }
