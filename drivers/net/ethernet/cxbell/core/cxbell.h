@@ -38,6 +38,9 @@ struct cxb_channel;
 
 #define CXB_DEF_TX_COPYBREAK	0
 
+/* Period of the stall watch (cxb_tx_kick_stalled()), under the watchdog's */
+#define CXB_WATCH_PERIOD	HZ
+
 /* Doorbell avoidance bound: min(tx-frames, ring / 4) TXBBs */
 #define CXB_DEF_TX_FRAMES	64U
 #define CXB_MAX_TX_FRAMES	CXB_MAX_RING_SIZE
@@ -74,10 +77,12 @@ struct cxb_tx_stats {
 	u64 doorbell_forced;
 	u64 queue_stopped;
 	u64 dropped;
+	u64 doorbell_kick;
 	/* completion side */
 	u64 doorbell_by_completion;
 	u64 wake_queue;
 	u64 cqes;
+	u64 err_cqe;
 };
 
 struct cxb_rx_stats {
@@ -87,6 +92,7 @@ struct cxb_rx_stats {
 	u64 cqes;
 	u64 csum_unnecessary;
 	u64 csum_none;
+	u64 alloc_fail;
 };
 
 struct cxb_cq {
@@ -118,6 +124,8 @@ struct cxb_tx_ring {
 	u64 wake_queue;
 	u64 cqes;
 	u64 doorbell_by_completion;
+	u64 err_cqes;
+	bool err_seen;			/* an error CQE: reset pending */
 
 	/* Dirtied by ndo_start_xmit; the first line is the hot state */
 	u32 prod ____cacheline_aligned_in_smp;
@@ -168,6 +176,9 @@ struct cxb_tx_ring {
 	struct cxb_cq *cq;
 	dma_addr_t buf_dma;
 	struct cxb_sq_hw hw;
+	u32 watch_cons;			/* cons and prod the stall watch */
+	u32 watch_prod;			/* saw last */
+	u64 doorbell_kick;		/* rung by it; under xstats_sync */
 	bool created;
 };
 
@@ -187,6 +198,7 @@ struct cxb_rx_ring {
 	u64 cqes;
 	u64 csum_unnecessary;
 	u64 csum_none;
+	u64 alloc_fail;			/* buffers not posted: no memory */
 
 	/* Read-mostly */
 	struct mlx4_wqe_data_seg *buf;
@@ -238,6 +250,7 @@ struct cxb_priv {
 	u64 polls_base;
 	u64 irqs_base;
 	u64 tx_timeouts;
+	u64 tx_recovers;		/* datapath resets after a TX fault */
 
 	/* TX doorbell policy, changed under RTNL, copied into the rings */
 	u32 db_opt;
@@ -246,6 +259,8 @@ struct cxb_priv {
 	bool bf_on;
 
 	struct work_struct link_work;
+	struct work_struct reset_work;	/* recover from a TX fault */
+	struct delayed_work watch_work;	/* stalled send queues */
 	bool port_open;
 };
 
@@ -259,6 +274,7 @@ void cxb_tx_ring_init(struct cxb_tx_ring *ring);
 void cxb_tx_ring_drain(struct cxb_tx_ring *ring);
 void cxb_tx_flush_completions(struct cxb_channel *ch);
 void cxb_tx_flush_deferred(struct cxb_tx_ring *ring);
+bool cxb_tx_kick_stalled(struct cxb_tx_ring *ring);
 int cxb_rx_ring_fill(struct cxb_rx_ring *ring, gfp_t gfp);
 void cxb_rx_ring_drain(struct cxb_rx_ring *ring);
 
@@ -270,6 +286,7 @@ int cxb_reconfigure(struct cxb_priv *priv, unsigned int num_ch,
 void cxb_get_tx_stats(const struct cxb_tx_ring *ring, struct cxb_tx_stats *s);
 void cxb_get_rx_stats(const struct cxb_rx_ring *ring, struct cxb_rx_stats *s);
 void cxb_apply_tx_policy(struct cxb_priv *priv);
+void cxb_schedule_reset(struct cxb_priv *priv);
 u64 cxb_port_rx_dropped(struct cxb_priv *priv);
 
 /* cxbell_sysfs.c */

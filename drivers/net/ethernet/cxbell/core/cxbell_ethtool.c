@@ -24,10 +24,12 @@ static const struct cxb_stat_desc cxb_tx_stats_desc[] = {
 	CXB_TX_STAT(doorbell_deferred),
 	CXB_TX_STAT(doorbell_by_completion),
 	CXB_TX_STAT(doorbell_forced),
+	CXB_TX_STAT(doorbell_kick),
 	CXB_TX_STAT(queue_stopped),
 	CXB_TX_STAT(wake_queue),
 	CXB_TX_STAT(dropped),
 	CXB_TX_STAT(cqes),
+	CXB_TX_STAT(err_cqe),
 };
 
 static const struct cxb_stat_desc cxb_rx_stats_desc[] = {
@@ -37,6 +39,7 @@ static const struct cxb_stat_desc cxb_rx_stats_desc[] = {
 	CXB_RX_STAT(cqes),
 	CXB_RX_STAT(csum_unnecessary),
 	CXB_RX_STAT(csum_none),
+	CXB_RX_STAT(alloc_fail),
 };
 
 static const char cxb_dev_stats_names[][ETH_GSTRING_LEN] = {
@@ -44,6 +47,7 @@ static const char cxb_dev_stats_names[][ETH_GSTRING_LEN] = {
 	"irqs",
 	"tx_timeout",
 	"rx_port_dropped",
+	"tx_recover",
 };
 
 static const char cxb_priv_flags[][ETH_GSTRING_LEN] = {
@@ -158,6 +162,7 @@ static void cxb_get_ethtool_stats(struct net_device *dev,
 	*data++ = irqs;
 	*data++ = READ_ONCE(priv->tx_timeouts);
 	*data++ = cxb_port_rx_dropped(priv);
+	*data++ = READ_ONCE(priv->tx_recovers);
 	for (q = 0; q < nq; q++)
 		for (i = 0; i < CXB_NUM_TX_STATS; i++)
 			*data++ = cxb_stat(&tx[q], &cxb_tx_stats_desc[i]);

@@ -55,6 +55,9 @@ void cxb_tx_ring_init(struct cxb_tx_ring *ring)
 	ring->bf_offset = 0;
 	ring->dma_prod = 0;
 	ring->dma_cons = 0;
+	ring->watch_cons = 0;
+	ring->watch_prod = 0;
+	ring->err_seen = false;
 }
 
 static void cxb_tx_ring_doorbell(struct cxb_tx_ring *ring)
@@ -417,6 +420,34 @@ void cxb_tx_flush_deferred(struct cxb_tx_ring *ring)
 	u64_stats_update_end(&ring->xstats_sync);
 }
 
+/* The stall watch, about once a second, with the queue's xmit lock held:
+ * if WQEs are outstanding and no completion came since the last look,
+ * announce everything posted once more. A device that missed a doorbell
+ * (or one doorbell avoidance deferred to a completion that never comes)
+ * fetches the stranded WQEs now; one that has them already finds nothing
+ * new. A completion that stays lost is left to the stack's watchdog.
+ */
+bool cxb_tx_kick_stalled(struct cxb_tx_ring *ring)
+{
+	u32 cons = READ_ONCE(ring->cons);
+	/* outstanding at the last look already, and nothing completed */
+	bool stalled = ring->watch_prod != ring->watch_cons &&
+		       cons == ring->watch_cons;
+
+	ring->watch_cons = cons;
+	ring->watch_prod = ring->prod;
+	if (!stalled)
+		return false;
+	WRITE_ONCE(ring->db_pending, false);
+	cxb_tx_ring_doorbell(ring);
+	WRITE_ONCE(ring->prod_bell, ring->prod);
+	u64_stats_update_begin(&ring->xstats_sync);
+	ring->doorbells++;
+	ring->doorbell_kick++;
+	u64_stats_update_end(&ring->xstats_sync);
+	return true;
+}
+
 /* Completion side of doorbell avoidance: ring for what xmit deferred. */
 static void cxb_tx_completion_doorbell(struct cxb_tx_ring *ring)
 {
@@ -497,6 +528,31 @@ static u32 cxb_tx_free_wqe(struct cxb_tx_ring *ring, u32 cons, int budget,
 	return nr_txbb;
 }
 
+/* An error CQE: the device failed the WQE it names and put the send queue
+ * in the error state; it executes nothing more. The completion walk still
+ * frees every WQE up to the failed one. Only a full reset brings the queue
+ * back (the reset work; not while the datapath is going down anyway).
+ */
+static void cxb_tx_err_cqe(struct cxb_channel *ch, const struct mlx4_cqe *cqe,
+			   bool napi)
+{
+	const struct mlx4_err_cqe *err = (const struct mlx4_err_cqe *)cqe;
+	struct cxb_tx_ring *ring = &ch->tx;
+
+	u64_stats_update_begin(&ring->cstats_sync);
+	ring->err_cqes++;
+	u64_stats_update_end(&ring->cstats_sync);
+	if (ring->err_seen || !napi)
+		return;
+	ring->err_seen = true;
+	if (net_ratelimit())
+		netdev_err(ch->priv->netdev,
+			   "TX queue %u: error CQE at WQE %u, syndrome %#x vendor %#x; resetting\n",
+			   ch->idx, be16_to_cpu(err->wqe_index), err->syndrome,
+			   err->vendor_err_syndrome);
+	cxb_schedule_reset(ch->priv);
+}
+
 /* Returns true when all pending TX completions were handled. @napi false:
  * the interface is going down, leave the queue stopped.
  */
@@ -520,6 +576,8 @@ static bool cxb_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 		/* Read the CQE only after its owner bit said it is ours. */
 		dma_rmb();
 		wqe_index = be16_to_cpu(cqe->wqe_index);
+		if (unlikely(cxb_mlx4_cqe_is_err(cqe)))
+			cxb_tx_err_cqe(ch, cqe, napi);
 
 		/* Free every WQE up to and including the completed one. */
 		for (;;) {
@@ -626,8 +684,12 @@ int cxb_rx_ring_fill(struct cxb_rx_ring *ring, gfp_t gfp)
 
 	while (ring->prod - ring->cons < ring->size) {
 		err = cxb_rx_post(ring, ring->prod & ring->size_mask, gfp);
-		if (err)
+		if (unlikely(err)) {
+			u64_stats_update_begin(&ring->stats_sync);
+			ring->alloc_fail++;
+			u64_stats_update_end(&ring->stats_sync);
 			break;
+		}
 		ring->prod++;
 		posted++;
 	}
@@ -779,6 +841,12 @@ int cxb_napi_poll(struct napi_struct *napi, int budget)
 		return 0;
 
 	rx_done = cxb_rx_poll(ch, budget);
+	/* No buffer posted (refills failed): no receive completion would
+	 * poll again, so keep polling until a refill succeeds.
+	 */
+	if (unlikely(ch->rx.prod == ch->rx.cons) &&
+	    cxb_rx_ring_fill(&ch->rx, GFP_ATOMIC))
+		return budget;
 	if (!tx_done || rx_done == budget)
 		return budget;
 
