@@ -370,9 +370,12 @@ static void cxb_datapath_down(struct cxb_priv *priv)
 	/* A failed restart left no datapath */
 	if (!chs)
 		return;
-	netif_tx_disable(priv->netdev);
+	/* NAPI first: a poll still running could wake a queue that was
+	 * just disabled, and the stack would transmit into freed channels.
+	 */
 	for (i = 0; i < priv->num_ch; i++)
 		napi_disable(&chs[i]->napi);
+	netif_tx_disable(priv->netdev);
 	for (i = 0; i < priv->num_ch; i++) {
 		struct cxb_channel *ch = chs[i];
 
