@@ -336,6 +336,8 @@ struct cxb_sim_sq {
 	bool error;		/* error CQE written: executes nothing more */
 	bool stranded_seen;
 	u32 stranded_idx;
+	bool stranded_cand;	/* seen once at stranded_cand_idx */
+	u32 stranded_cand_idx;
 	unsigned long last_active;	/* jiffies of last doorbell/progress */
 	struct work_struct work;	/* deferred engine */
 	/* Link-level pause: the frame of WQE @held_idx (executed, @done

@@ -777,13 +777,23 @@ static void cxb_sim_sq_check_stranded(struct cxb_sim_sq *sq)
 	/* a paused engine holds WQEs back: its queue is not idle */
 	if (sq->dead || sq->paused || sq->error || sq->done != idx ||
 	    time_before(jiffies, sq->last_active + idle) ||
-	    (sq->stranded_seen && sq->stranded_idx == idx))
+	    cxb_sim_dma_read(sq->port, cxb_sim_sq_addr(sq, idx), &ctrl,
+			     sizeof(ctrl), CXB_SIM_PCIE_NONE) ||
+	    !cxb_sim_wqe_plausible(sq, idx, &ctrl)) {
+		sq->stranded_cand = false;
 		return;
-	if (cxb_sim_dma_read(sq->port, cxb_sim_sq_addr(sq, idx), &ctrl,
-			     sizeof(ctrl), CXB_SIM_PCIE_NONE))
+	}
+	if (sq->stranded_seen && sq->stranded_idx == idx)
 		return;
-	if (!cxb_sim_wqe_plausible(sq, idx, &ctrl))
+	/* A WQE seen owned right after an idle spell may be one the driver
+	 * is posting this very moment, its doorbell a few instructions
+	 * away: only one still unannounced a whole period later counts.
+	 */
+	if (!sq->stranded_cand || sq->stranded_cand_idx != idx) {
+		sq->stranded_cand = true;
+		sq->stranded_cand_idx = idx;
 		return;
+	}
 	sq->stranded_seen = true;
 	sq->stranded_idx = idx;
 	cxb_sim_inc(sq->port, CXB_SIM_C_STRANDED);
