@@ -434,6 +434,10 @@ struct cxb_sim_adapter {
 	atomic_t dma_map_fail;
 	atomic64_t dma_map_failed;
 	atomic_t engine_delay_us;
+	/* The cable between the two ports is plugged in (debugfs cable):
+	 * unplugged, neither port has link and frames on the wire are lost.
+	 */
+	bool cable;
 	struct mutex lock;	/* queue create/destroy, port open/close */
 	struct xarray cqs;	/* cqn -> struct cxb_sim_cq */
 	struct ida qpns;
@@ -499,6 +503,7 @@ void cxb_sim_pcie_mmio(struct cxb_sim_port *port, size_t len);
 
 /* cxbell_sim_queue.c */
 void cxb_sim_port_reap(struct cxb_sim_port *port);
+void cxb_sim_set_cable(struct cxb_sim_adapter *ad, bool in);
 
 /* cxbell_sim_engine.c */
 void cxb_sim_sq_init(struct cxb_sim_sq *sq);

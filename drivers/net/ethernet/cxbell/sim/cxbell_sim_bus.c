@@ -162,6 +162,7 @@ static int cxb_sim_adapter_new(u32 id, unsigned int nports)
 	ad->id = id;
 	ad->nports = nports;
 	ad->engine = CXB_SIM_ENGINE_INLINE;
+	ad->cable = true;
 	mutex_init(&ad->lock);
 	xa_init_flags(&ad->cqs, XA_FLAGS_ALLOC);
 	ida_init(&ad->qpns);

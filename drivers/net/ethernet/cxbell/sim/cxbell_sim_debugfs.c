@@ -15,6 +15,8 @@
  *   cxbell_sim<ID>/port<P>/<counter>  read-only u64 counters
  *   cxbell_sim<ID>/port<P>/pause  802.3x pause, Y/N (rw, kstrtobool
  *                               input; default Y), see cxbell_sim.h
+ *   cxbell_sim<ID>/cable        Y: the ports are cabled (default), N:
+ *                               unplugged, no link (rw, kstrtobool)
  *   cxbell_sim<ID>/fault/       adapter fault knobs (rw, decimal):
  *     dma_map_fail              the next N streaming maps fail
  *     dma_map_failed            (ro) maps failed so far
@@ -344,6 +346,43 @@ static void cxb_sim_debugfs_port_faults(struct cxb_sim_port *port)
 				   &cxb_sim_knob_fops);
 }
 
+static ssize_t cxb_sim_cable_read(struct file *file, char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	struct cxb_sim_adapter *ad = file->private_data;
+	char buf[2] = { READ_ONCE(ad->cable) ? 'Y' : 'N', '\n' };
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, sizeof(buf));
+}
+
+static ssize_t cxb_sim_cable_write(struct file *file,
+				   const char __user *ubuf, size_t count,
+				   loff_t *ppos)
+{
+	struct cxb_sim_adapter *ad = file->private_data;
+	char buf[8];
+	bool in;
+
+	if (*ppos || !count || count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (kstrtobool(strim(buf), &in))
+		return -EINVAL;
+	cxb_sim_set_cable(ad, in);
+	*ppos += count;
+	return count;
+}
+
+static const struct file_operations cxb_sim_cable_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= cxb_sim_cable_read,
+	.write	= cxb_sim_cable_write,
+	.llseek	= default_llseek,
+};
+
 void cxb_sim_debugfs_port_add(struct cxb_sim_port *port)
 {
 	char name[16];
@@ -385,6 +424,8 @@ void cxb_sim_debugfs_adapter_add(struct cxb_sim_adapter *ad)
 				   &cxb_sim_atomic64_fops);
 	debugfs_create_file_unsafe("reset_counters", 0200, ad->ddir, ad,
 				   &cxb_sim_reset_fops);
+
+	debugfs_create_file("cable", 0600, ad->ddir, ad, &cxb_sim_cable_fops);
 
 	fdir = debugfs_create_dir("fault", ad->ddir);
 	debugfs_create_file_unsafe("dma_map_fail", 0600, fdir,

@@ -219,7 +219,7 @@ static bool cxb_sim_sq_wire(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
 	enum cxb_sim_rx_res res;
 
 	if (!READ_ONCE(port->enabled) || !peer || !READ_ONCE(peer->enabled) ||
-	    !READ_ONCE(peer->nr_rqs)) {
+	    !READ_ONCE(port->ad->cable) || !READ_ONCE(peer->nr_rqs)) {
 		cxb_sim_inc(port, CXB_SIM_C_TX_DISCARDED);
 		goto sent;
 	}

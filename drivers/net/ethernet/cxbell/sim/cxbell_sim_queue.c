@@ -60,13 +60,28 @@ static void cxb_sim_link_update(struct cxb_sim_adapter *ad)
 			continue;
 		peer = cxb_sim_peer(port);
 		up = port->enabled &&
-		     (ad->nports == 1 || (peer && peer->enabled));
+		     (ad->nports == 1 || (peer && peer->enabled && ad->cable));
 		if (up == port->link)
 			continue;
 		WRITE_ONCE(port->link, up);
 		if (port->link_cb)
 			port->link_cb(port->link_ctx);
 	}
+}
+
+/* Plug the cable in or pull it out (debugfs cable). */
+void cxb_sim_set_cable(struct cxb_sim_adapter *ad, bool in)
+{
+	unsigned int i;
+
+	mutex_lock(&ad->lock);
+	WRITE_ONCE(ad->cable, in);
+	cxb_sim_link_update(ad);
+	mutex_unlock(&ad->lock);
+	/* paused engines discard what they hold */
+	for (i = 0; !in && i < ad->nports; i++)
+		if (ad->ports[i])
+			cxb_sim_port_resume(ad->ports[i]);
 }
 
 static int cxb_sim_open(struct cxb_adev *cadev, cxb_link_fn link_cb,
