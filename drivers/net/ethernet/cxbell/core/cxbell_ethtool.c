@@ -264,10 +264,16 @@ static int cxb_set_channels(struct net_device *dev, struct ethtool_channels *ch)
 {
 	struct cxb_priv *priv = netdev_priv(dev);
 
-	/* The core already rejects counts above the maxima we report. */
+	/* The core already rejects counts above the maxima we report. No
+	 * extack here (6.1 API): the log, rate limited.
+	 */
 	if (!ch->combined_count || ch->rx_count || ch->tx_count ||
-	    ch->other_count)
+	    ch->other_count) {
+		if (net_ratelimit())
+			netdev_info(dev, "channels: only 1..%u combined channels\n",
+				    cxb_max_channels(priv));
 		return -EINVAL;
+	}
 	if (ch->combined_count == priv->num_ch)
 		return 0;
 	return cxb_reconfigure(priv, ch->combined_count, priv->tx_ring_size,
@@ -286,9 +292,9 @@ static int cxb_set_priv_flags(struct net_device *dev, u32 flags)
 	struct cxb_priv *priv = netdev_priv(dev);
 	int err;
 
-	/* No extack here (6.1 API): say it in the log, once per request. */
+	/* No extack here (6.1 API): say it in the log, rate limited. */
 	err = cxb_set_bf(priv, flags & CXB_PRIV_FLAG_BF, NULL);
-	if (err)
+	if (err && net_ratelimit())
 		netdev_info(dev, "blueflame: port has no BlueFlame registers\n");
 	return err;
 }
@@ -315,8 +321,10 @@ static int cxb_set_tunable(struct net_device *dev,
 		return -EOPNOTSUPP;
 	val = *(const u32 *)data;
 	if (val > CXB_MLX4_INLINE_MAX) {
-		netdev_info(dev, "tx-copybreak: %u is above the inline limit %u\n",
-			    val, CXB_MLX4_INLINE_MAX);
+		/* No extack here (6.1 API): the log, rate limited. */
+		if (net_ratelimit())
+			netdev_info(dev, "tx-copybreak: %u is above the inline limit %u\n",
+				    val, CXB_MLX4_INLINE_MAX);
 		return -EINVAL;
 	}
 	if (val != priv->tx_copybreak) {
