@@ -179,6 +179,7 @@
 #define CXB_SIM_DEFER_BUDGET	64	/* WQEs per lock hold in deferred mode */
 #define CXB_SIM_STRANDED_PERIOD_MS 50
 #define CXB_SIM_STRANDED_IDLE_MS 100
+#define CXB_SIM_STRANDED_CONFIRM_MS 100	/* still unannounced after */
 #define CXB_SIM_PASS_IRQS	8
 #define CXB_SIM_PAUSE_RETRY_US	1000	/* stopped engine: try again */
 #define CXB_SIM_MAX_DELAY_US	(10 * USEC_PER_SEC)	/* engine_delay_us */
@@ -336,8 +337,9 @@ struct cxb_sim_sq {
 	bool error;		/* error CQE written: executes nothing more */
 	bool stranded_seen;
 	u32 stranded_idx;
-	bool stranded_cand;	/* seen once at stranded_cand_idx */
+	bool stranded_cand;	/* seen at stranded_cand_idx since */
 	u32 stranded_cand_idx;
+	unsigned long stranded_cand_since;	/* jiffies */
 	unsigned long last_active;	/* jiffies of last doorbell/progress */
 	struct work_struct work;	/* deferred engine */
 	/* Link-level pause: the frame of WQE @held_idx (executed, @done

@@ -787,13 +787,18 @@ static void cxb_sim_sq_check_stranded(struct cxb_sim_sq *sq)
 		return;
 	/* A WQE seen owned right after an idle spell may be one the driver
 	 * is posting this very moment, its doorbell a few instructions
-	 * away: only one still unannounced a whole period later counts.
+	 * away (or a stalled vCPU away): only one still unannounced
+	 * CXB_SIM_STRANDED_CONFIRM_MS later counts.
 	 */
 	if (!sq->stranded_cand || sq->stranded_cand_idx != idx) {
 		sq->stranded_cand = true;
 		sq->stranded_cand_idx = idx;
+		sq->stranded_cand_since = jiffies;
 		return;
 	}
+	if (time_before(jiffies, sq->stranded_cand_since +
+			msecs_to_jiffies(CXB_SIM_STRANDED_CONFIRM_MS)))
+		return;
 	sq->stranded_seen = true;
 	sq->stranded_idx = idx;
 	cxb_sim_inc(sq->port, CXB_SIM_C_STRANDED);
