@@ -1,9 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Out-of-tree build of cxbell.ko and cxbell_sim.ko.
+# Out-of-tree build of cxbell.ko, cxbell_sim.ko and cxbell_mlx4.ko (the
+# ConnectX-3 backend, where the kernel has mlx4_core).
 #   make                 build against the kernel picked by scripts/kver.sh
 #   make C=1 W=1         same, with sparse and extra warnings
 #   make KDIR=/path      build against another kernel tree
+#   make install         install the modules into
+#                        /lib/modules/$(KVER)/extra and run depmod
+#                        (INSTALL_MOD_PATH=DIR: under DIR instead)
+# DKMS builds through dkms.conf (README.md, "On a ConnectX host").
 KVER ?= $(shell $(CURDIR)/scripts/kver.sh 2>/dev/null || uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
 
@@ -12,6 +17,10 @@ all: modules
 modules clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $@
 
+install: modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
+	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
+
 # The benchmark (tools/testing/cxbell/bench/run; BENCH_ARGS=--full etc.):
 # installs what it needs, builds, boots the VM, prints the tables.
 bench:
@@ -19,4 +28,4 @@ bench:
 	$(MAKE) -C $(CURDIR) modules
 	$(CURDIR)/tools/testing/cxbell/bench/run $(BENCH_ARGS)
 
-.PHONY: all modules clean bench
+.PHONY: all modules clean install bench

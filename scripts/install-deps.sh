@@ -13,7 +13,7 @@ export DEBIAN_FRONTEND=noninteractive
 
 pkgs=(make gcc libc6-dev qemu-system-x86 busybox-static ethtool iproute2
       kmod cpio sparse linux-source dwarves xz-utils gzip perl bc python3
-      coreutils findutils procps gnuplot-nox linux-perf)
+      coreutils findutils procps gnuplot-nox linux-perf dkms)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -27,6 +27,10 @@
 /* Descriptor generation a port speaks. */
 enum cxb_gen {
 	CXB_GEN_CX3 = 3,	/* mlx4 WQEs/CQEs (wqe/mlx4.h) */
+	CXB_GEN_CX5 = 5,	/* mlx5 send queues, 64-byte send CQEs
+				 * (wqe/mlx5.h); receive queues and their
+				 * CQs as CXB_GEN_CX3
+				 */
 };
 
 struct cxb_adev;
@@ -46,7 +50,8 @@ struct cxb_cq_params {
 					/*   [0] consumer index (set_ci) */
 					/*   [1] arm word */
 	unsigned int log_entries;	/* ring entries = 1 << log_entries */
-	unsigned int cqe_size;		/* bytes per CQE (32) */
+	unsigned int cqe_size;		/* bytes per CQE: 32 (mlx4), 64 */
+					/*   (mlx5, send CQs of CX5) */
 	unsigned int channel;		/* picks the UAR page / vector */
 	cxb_comp_fn comp;
 	void *comp_ctx;
@@ -64,8 +69,13 @@ struct cxb_sq_params {
 	unsigned int log_stride;	/* log2 bytes per TXBB (6) */
 	u32 cqn;			/* completions go there */
 	unsigned int channel;
+	dma_addr_t db_dma;		/* CXB_GEN_CX5: doorbell record, */
+					/*   be32 producer counter */
 };
 
+/* CXB_GEN_CX5: db_reg is the first of two 64-bit doorbell buffers (the
+ * second at db_reg + CXB_MLX5_DB_ALT), bf_reg is NULL.
+ */
 struct cxb_sq_hw {
 	u32 qpn;
 	void __iomem *db_reg;		/* send doorbell: write be32(qpn << 8) */

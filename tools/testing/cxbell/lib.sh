@@ -192,9 +192,10 @@ cxb_has_netdevs()
 	[ "$(cxb_netdevs "$1" | wc -l)" -ge "$2" ]
 }
 
+# cxb_new ID [NPORTS [GEN]]: GEN cx3 (default) or cx5
 cxb_new()
 {
-	echo "$1 ${2:-2}" >"$CXB_BUS/new_device" || return 1
+	echo "$1 ${2:-2}${3:+ $3}" >"$CXB_BUS/new_device" || return 1
 	# The netdevs appear only if cxbell is loaded.
 	[ -d /sys/module/cxbell ] || return 0
 	wait_until 10 cxb_has_netdevs "$1" "${2:-2}"
@@ -335,9 +336,12 @@ sim_snap()
 			n ~ /^[a-z0-9_]+$/ && v ~ /^[0-9]+$/ { print p "_" n "=" v }'
 }
 
+# Value of private flag $2 of $1 (ethtool pads the names: "NAME  : on").
 cxb_priv_flag()
 {
-	ethtool --show-priv-flags "$1" | awk -v k="$2:" '$1 == k { print $2 }'
+	ethtool --show-priv-flags "$1" | awk -F: -v k="$2" '
+		{ n = $1; v = $2; gsub(/[ \t]/, "", n); gsub(/[ \t]/, "", v) }
+		n == k { print v }'
 }
 
 cxb_tx_push()
@@ -386,10 +390,11 @@ sim_stranded_log()
 }
 
 # Sim adapter 1 with both ports up, one channel each, port 0's carrier on;
-# sets p0, p1 and mac (port 1's address), loads pktgen.
+# sets p0, p1 and mac (port 1's address), loads pktgen. $1: the adapter's
+# generation (cx3 default, cx5).
 cxb_pktgen_pair()
 {
-	cxb_load && cxb_new 1 2 || return 1
+	cxb_load && cxb_new 1 2 "${1:-}" || return 1
 	p0=$(cxb_netdev 1 0) && p1=$(cxb_netdev 1 1) || return 1
 	for d in $p0 $p1; do
 		ethtool -L "$d" combined 1 || return 1

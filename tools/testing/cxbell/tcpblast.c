@@ -9,6 +9,14 @@
  *   tcpblast send ADDR PORT      connect (retrying for up to 10 s), copy
  *                                stdin to the socket, shut down the write
  *                                side, wait for the server to close, exit 0
+ *   tcpblast udprecv PORT N SECS receive UDP datagrams that start with a
+ *                                be32 sequence number until N arrived or
+ *                                none came for SECS seconds; print
+ *                                "received R reordered O" (O: datagrams
+ *                                with a number below one seen before)
+ *   tcpblast udpsend ADDR PORT N SIZE
+ *                                send N datagrams of SIZE (4..1400) bytes,
+ *                                numbered 0..N-1
  *
  * Built static by tools/testing/cxbell/mkinitramfs (gcc -static).
  */
@@ -19,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -116,12 +125,94 @@ static int send_stream(const char *addr, int port)
 	return 0;
 }
 
+static int udp_recv(int port, int n, int secs)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	struct timeval tv = { .tv_sec = secs };
+	int s, got = 0, reordered = 0, size = 8 << 20;
+	unsigned int seq, top = 0;
+
+	sa.sin_port = htons(port);
+	sa.sin_addr.s_addr = htonl(INADDR_ANY);
+	s = socket(AF_INET, SOCK_DGRAM, 0);
+	if (s < 0 || bind(s, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) {
+		perror("tcpblast: udp bind");
+		return 1;
+	}
+	/* as root: past rmem_max, so a burst is not dropped at the socket */
+	setsockopt(s, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size));
+	while (got < n) {
+		ssize_t r = recv(s, buf, sizeof(buf), 0);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			break;		/* timeout */
+		}
+		if (r < 4)
+			continue;
+		memcpy(&seq, buf, 4);
+		seq = ntohl(seq);
+		if (got && seq < top)
+			reordered++;
+		else
+			top = seq;
+		got++;
+	}
+	printf("received %d reordered %d\n", got, reordered);
+	return 0;
+}
+
+static int udp_send(const char *addr, int port, int n, int size)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	int s, i, one = 1;
+
+	sa.sin_port = htons(port);
+	if (size < 4 || size > 1400 ||
+	    inet_pton(AF_INET, addr, &sa.sin_addr) != 1) {
+		fprintf(stderr, "tcpblast: bad address %s or size %d\n", addr,
+			size);
+		return 1;
+	}
+	s = socket(AF_INET, SOCK_DGRAM, 0);
+	/* IP_RECVERR: a full qdisc reports ENOBUFS instead of dropping */
+	if (s < 0 || setsockopt(s, IPPROTO_IP, IP_RECVERR, &one, sizeof(one)) ||
+	    connect(s, (struct sockaddr *)&sa, sizeof(sa))) {
+		perror("tcpblast: udp connect");
+		return 1;
+	}
+	memset(buf, 0x5a, size);
+	for (i = 0; i < n; i++) {
+		unsigned int seq = htonl(i);
+
+		memcpy(buf, &seq, 4);
+		/* ECONNREFUSED from an earlier ICMP, ENOBUFS: send again */
+		while (send(s, buf, size, 0) < 0) {
+			if (errno != ECONNREFUSED && errno != ENOBUFS &&
+			    errno != EINTR) {
+				perror("tcpblast: udp send");
+				return 1;
+			}
+		}
+	}
+	close(s);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "serve"))
 		return serve(atoi(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "send"))
 		return send_stream(argv[2], atoi(argv[3]));
-	fprintf(stderr, "usage: tcpblast serve PORT | tcpblast send ADDR PORT\n");
+	if (argc == 5 && !strcmp(argv[1], "udprecv"))
+		return udp_recv(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+	if (argc == 6 && !strcmp(argv[1], "udpsend"))
+		return udp_send(argv[2], atoi(argv[3]), atoi(argv[4]),
+				atoi(argv[5]));
+	fprintf(stderr, "usage: tcpblast serve PORT | send ADDR PORT |\n"
+		"       udprecv PORT N SECS | udpsend ADDR PORT N SIZE\n");
 	return 2;
 }

@@ -25,7 +25,8 @@ REFERENCE = {
 }
 PEERS = ("dummy", "e1000e", "virtio")
 # rows whose every doorbell is one per burst (no avoidance)
-PLAIN = ("cx3-db", "cx3-bf", "cx3-db-inline", "cx3-bf-inline")
+PLAIN = ("cx3-db", "cx3-bf", "cx3-db-inline", "cx3-bf-inline", "cx5", "cx5-mpwqe")
+CXGEN = ("cx3", "cx5")  # row name prefixes of cxbell rows
 TARGET_DRIVER = 120
 
 CSV_COLS = [
@@ -34,7 +35,7 @@ CSV_COLS = [
     "floor_insn_pkt", "driver_insn_pkt", "residual_insn_pkt",
     "doorbells_pkt", "bf_pkt", "dbbf_pkt", "kicks_pkt", "mmio_bytes_pkt",
     "pcie_desc_pkt", "pcie_data_pkt", "pcie_cqe_pkt", "pcie_dbrec_pkt",
-    "pcie_mmio_pkt", "pcie_tlp_pkt", "pcie_total_pkt", "cqes_pkt",
+    "pcie_mmio_pkt", "pcie_tlp_pkt", "pcie_total_pkt", "pcie_in_pkt", "cqes_pkt",
     "irqs_pkt", "napi_pkt", "xmit_more_pkt", "deferred_pkt",
     "by_completion_pkt", "forced_pkt", "on_stop", "queue_stopped",
     "violations", "wall_mpps",
@@ -73,8 +74,10 @@ def derive(runs, wall):
     wall_by = {(w["row"], w["burst"], w["size"], w["sweep"]): w for w in wall}
     floor = {}
     for r in runs:
-        if r["row"] == "dummy" and r["rep"] == 1:
+        if r["row"] == "dummy" and r["rep"] == 1 and r["sweep"] in ("burst", "size"):
             floor[(r["burst"], r["size"])] = r["elapsed_ns"] / r["pkts"]
+        if r["row"] == "dummy-mq" and r["sweep"] == "queues":
+            floor[("queues", r.get("queues", 1))] = r["elapsed_ns"] / r["pkts"]
     out = []
     for r in runs:
         p = r["pkts"]
@@ -87,15 +90,17 @@ def derive(runs, wall):
         c["engine_insn_pkt"] = g("s.engine_ns")
         c["dma_insn_pkt"] = g("a.dma_ns")
         fl = floor.get((r["burst"], r["size"]))
+        if r["sweep"] == "queues":
+            fl = floor.get(("queues", r.get("queues", 1)))
         c["floor_insn_pkt"] = fl
-        if r["row"] == "dummy":
+        if r["row"].startswith("dummy"):
             c["driver_insn_pkt"] = 0.0
         elif fl is not None:
             c["driver_insn_pkt"] = (c["path_insn_pkt"] - c["engine_insn_pkt"]
                                     - c["dma_insn_pkt"] - fl)
         else:
             c["driver_insn_pkt"] = None
-        cx = r["row"].startswith("cx3")
+        cx = r["row"].startswith(CXGEN)
         # timed sections of the sim per packet (each leaves about one
         # ktime_get_ns() and its accounting outside, in "driver")
         c["residual_insn_pkt"] = None
@@ -117,6 +122,10 @@ def derive(runs, wall):
             c["pcie_total_pkt"] = sum(c[k] for k in (
                 "pcie_desc_pkt", "pcie_data_pkt", "pcie_cqe_pkt",
                 "pcie_dbrec_pkt", "pcie_mmio_pkt", "pcie_tlp_pkt"))
+            # into the device: MMIO writes and read completions (payload)
+            c["pcie_in_pkt"] = sum(c[k] for k in (
+                "pcie_desc_pkt", "pcie_data_pkt", "pcie_dbrec_pkt",
+                "pcie_mmio_pkt"))
             c["cqes_pkt"] = g("s.cqes_written")
             c["irqs_pkt"] = g("s.irqs")
             c["napi_pkt"] = g("e.napi_polls")
@@ -182,7 +191,7 @@ def prof_parse(path, res):
 
 def prof_text(prof, res):
     out = []
-    names = {"driver": "cxbell driver", "engine": "sim engine (engine_ns)",
+    names = {"driver": "the row's driver", "engine": "sim engine (engine_ns)",
              "simdma": "sim IOMMU model (dma_ns)", "stack": "pktgen + stack + rest"}
     for (row, b), p in sorted(prof.items()):
         tot = sum(p["cats"].values())
@@ -203,12 +212,12 @@ def prof_text(prof, res):
         out.append("Top owners (function holding the CPU or the irqs-off "
                    "section; see the method):\n")
         out.append("| category | function | share | ≈ insn/pkt |\n|---|---|---:|---:|")
-        for (cat, own), n in sorted(p["owners"].items(), key=lambda x: -x[1])[:25]:
+        for (cat, own), n in sorted(p["owners"].items(), key=lambda x: -x[1])[:15]:
             sh = n / tot
             out.append(f"| {cat} | {own} | {sh * 100:.1f}% | "
                        f"{fmt(sh * path if path else None)} |")
         drv = sorted(((own, n) for (cat, own), n in p["owners"].items()
-                      if cat == "driver"), key=lambda x: -x[1])[:12]
+                      if cat == "driver"), key=lambda x: -x[1])[:10]
         if drv:
             out.append("")
             out.append("Driver category, top functions:\n")
@@ -331,7 +340,7 @@ def analyze(outdir):
                         else ("" if c.get(k) is None else c.get(k)) for k in CSV_COLS])
 
     order = ["dummy", "e1000e", "virtio", "cx3-db", "cx3-bf", "cx3-db-opt1",
-             "cx3-db-opt3", "cx3-db-inline", "cx3-bf-inline"]
+             "cx3-db-opt3", "cx3-db-inline", "cx3-bf-inline", "cx5", "cx5-mpwqe"]
     rows = [r for r in order if any(c["row"] == r for c in res)]
     rows += sorted({c["row"] for c in res} - set(rows))
     bursts = sorted({c["burst"] for c in res if c["sweep"] == "burst"})
@@ -352,7 +361,7 @@ def analyze(outdir):
     md.append(matrix(res, rows, bursts, "driver_insn_pkt", 0, "row \\ burst"))
     md.append("\n### Whole path (pktgen elapsed guest ns / packets)\n")
     md.append(matrix(res, rows, bursts, "path_insn_pkt", 0, "row \\ burst"))
-    cxrows = [r for r in rows if r.startswith("cx3")]
+    cxrows = [r for r in rows if r.startswith(CXGEN)]
     if cxrows:
         md.append("\n### Sim engine and IOMMU model per packet (subtracted)\n")
         md.append(matrix(res, cxrows, bursts, "engine_insn_pkt", 0, "engine_ns/pkt"))
@@ -374,7 +383,8 @@ def analyze(outdir):
                 ("mmio_bytes_pkt", "MMIO B", 2), ("pcie_desc_pkt", "desc rd B", 1),
                 ("pcie_data_pkt", "data rd B", 1), ("pcie_cqe_pkt", "CQE wr B", 1),
                 ("pcie_dbrec_pkt", "db rec rd B", 2), ("pcie_tlp_pkt", "TLP ovh B", 1),
-                ("pcie_total_pkt", "PCIe total B", 1), ("cqes_pkt", "CQEs", 3),
+                ("pcie_total_pkt", "PCIe total B", 1),
+                ("pcie_in_pkt", "PCIe in B", 1), ("cqes_pkt", "CQEs", 3),
                 ("irqs_pkt", "irqs", 4), ("napi_pkt", "NAPI polls", 4),
                 ("deferred_pkt", "deferred", 4), ("by_completion_pkt", "db by compl", 4)]
         md.append("| row | " + " | ".join(h for _, h, _ in cols) + " |")
@@ -389,7 +399,10 @@ def analyze(outdir):
                   "never used for targets)\n")
         md.append(matrix(res, rows, bursts, "wall_mpps", 3, "row \\ burst"))
     for sweep, var, lab in (("ring", "ring", "TX ring size (TXBBs)"),
-                            ("size", "size", "packet size (B)")):
+                            ("size", "size", "packet size (B)"),
+                            ("queues", "queues",
+                             "TX queues (one pktgen thread, one CPU; "
+                             "floor: dummy with 8 TX queues)")):
         sw = [c for c in res if c["sweep"] == sweep]
         if not sw:
             continue
@@ -397,10 +410,14 @@ def analyze(outdir):
         md.append(f"| row | {var} | whole path | engine | dma | driver | "
                   f"dbbf/pkt | PCIe B/pkt |\n|---|---:|---:|---:|---:|---:|---:|---:|")
         for c in sw:
-            fl = get("dummy", 32, "path_insn_pkt", "size", c["size"]) \
-                if sweep == "size" else get("dummy", 32, "path_insn_pkt")
+            if sweep == "size":
+                fl = get("dummy", 32, "path_insn_pkt", "size", c["size"])
+            elif sweep == "queues":
+                fl = c["floor_insn_pkt"]
+            else:
+                fl = get("dummy", 32, "path_insn_pkt")
             drv = None
-            if c["row"] == "dummy":
+            if c["row"].startswith("dummy"):
                 drv = 0.0
             elif fl is not None:
                 drv = c["path_insn_pkt"] - c["engine_insn_pkt"] - c["dma_insn_pkt"] - fl
@@ -466,11 +483,37 @@ def analyze(outdir):
                    abs(o1 - o32) <= 0.25 * o32,
                    f"burst 1: {o1:.0f}, burst 32: {o32:.0f} insn/pkt "
                    f"({(o1 - o32) / o32 * 100:+.0f}%)"))
+    tk = os.path.join(outdir, "test.ktap")
+    if os.path.exists(tk):
+        # bench/test: the short sweep in two -icount boots, same build
+        lines = open(tk).read().splitlines()
+        same = [l for l in lines if l.startswith("ok ") and "_identical_in_two_runs" in l]
+        diff = [l for l in lines if l.startswith("not ok ") and "_identical_in_two_runs" in l]
+        ins = [l[2:] for l in lines if l.startswith("# ") and "guest insn/pkt in both runs" in l]
+        tg.append(("two consecutive runs give identical instruction counts "
+                   "(bench/test: 2 boots, short sweep)",
+                   bool(same) and not diff,
+                   f"{len(same)}/{len(same) + len(diff)} points identical"
+                   + (": " + "; ".join(ins) if ins and not diff else "")
+                   + ("; differ: " + "; ".join(d.split(" ", 3)[3] for d in diff)
+                      if diff else "")))
+    m0, m1 = get("cx5", 32, "pcie_in_pkt"), get("cx5-mpwqe", 32, "pcie_in_pkt")
+    if m0 and m1 is not None:
+        tg.append(("cx5 MPWQE: >= 25% fewer PCIe inbound bytes per packet "
+                   "at burst 32", m1 <= 0.75 * m0,
+                   f"{m0:.1f} -> {m1:.1f} B/pkt ({(m1 - m0) / m0 * 100:+.0f}%; "
+                   "MMIO + descriptor, data and doorbell record reads)"))
+    m0, m1 = get("cx5", 32, "driver_insn_pkt"), get("cx5-mpwqe", 32, "driver_insn_pkt")
+    if m0 and m1 is not None:
+        tg.append(("cx5 MPWQE: >= 20% fewer driver instructions per packet "
+                   "at burst 32", m1 <= 0.8 * m0,
+                   f"{m0:.0f} -> {m1:.0f} insn/pkt ({(m1 - m0) / m0 * 100:+.0f}%)"))
     pr = prev_run(outdir, res)
     if pr:
         d, n, diff, mine, other = pr
         ex = "; ".join(f"{k[0]}@{k[1]}: {mine[k]} vs {other[k]}" for k in diff[:4])
-        tg.append(("two consecutive runs give identical instruction counts",
+        tg.append(("identical to the previous results directory "
+                   "(informational: only if the build is the same)",
                    not diff, f"{n - len(diff)}/{n} points identical to "
                    f"{os.path.basename(d)}" + (f"; differ: {ex}" if diff else "")))
     reps = {}
@@ -489,6 +532,36 @@ def analyze(outdir):
         md.append(f"\nResidual bound per timed sim section: {kbound:.0f} insn "
                   f"(one ktime_get_ns() = {kc:.0f} insn from the profile, + 10 "
                   f"for the accounting).")
+    try:
+        sys.dont_write_bytecode = True	# no __pycache__ in the tree
+        import model
+        md.append("\n" + model.model_section(res).strip() + "\n")
+    except ImportError as e:
+        md.append(f"\n(cost model unavailable: {e})\n")
+    for it in sorted(glob.glob(os.path.join(outdir, "itrace-*.txt"))):
+        lines = open(it).read().splitlines()
+        head = lines[0].lstrip("# ") if lines else ""
+        md.append("\n### Exact instruction trace\n")
+        md.append(f"`bench/itrace`: every instruction of whole burst cycles "
+                  f"(from one cxb_napi_poll() entry to the next) single-stepped "
+                  f"with QEMU's gdbstub in the -icount guest, interrupts and "
+                  f"timers masked; {head}. Driver = under cxb_* functions, "
+                  f"including the kernel functions they call (DMA API, skb "
+                  f"free, BQL, NAPI); engine = under the sim's timed entry "
+                  f"points; simdma = its DMA ops. Top 25 functions by their "
+                  f"own instructions:\n")
+        tables, cur = [], []
+        for l in lines[2:]:
+            if l.startswith("|"):
+                cur.append(l)
+            elif cur:
+                tables.append(cur)
+                cur = []
+        if cur:
+            tables.append(cur)
+        for t in tables:
+            md.append("\n".join(t[:27]))
+            md.append("")
     if prof:
         md.append("\n### Profile\n")
         md.append(prof_text(prof, res))
@@ -522,8 +595,18 @@ is copied here:
 
 - The guest (Debian's {kver} kernel, busybox initramfs) boots under QEMU
   TCG with `vm-run --icount` (`-icount shift=0,sleep=off -smp 1`): guest
-  time in ns equals guest instructions, and a rerun gives the same
-  numbers.
+  time in ns equals guest instructions. A rerun gives the same numbers
+  because vm-run makes such boots identical: RDRAND/RDSEED hidden (host
+  entropy would seed the kernel's RNG, the slab freelist order and KASLR
+  differently every time), `nokaslr`, the RTC on guest time from a fixed
+  date, the run's archive built with fixed times and inode numbers and a
+  token derived from the script; /init waits for the RNG to be seeded
+  from timer jitter (deterministic under -icount; before that every
+  `get_random_*()` takes a slow path). `bench/test` checks it (in the
+  test command): the short sweep (dummy, cx3-db, cx3-bf at burst 1 and
+  32) in two boots must give identical guest times. Two runs in one boot
+  are not identical: the later one starts at another phase of the timer
+  tick and finds other allocator state.
 - Traffic: the kernel's own `samples/pktgen/pktgen_sample03_burst_single_flow.sh`
   (extracted from Debian's `linux-source` tarball, run with bash in the
   guest): `-s 60 -n COUNT -b BURST -c 1000000 -t 1`, i.e. 60-byte UDP
@@ -542,7 +625,16 @@ is copied here:
   runs): `cx3-db` (4-byte doorbells, blueflame off), `cx3-bf` (BlueFlame),
   `cx3-db-opt1`/`-opt3` (`doorbell_opt` 1 and 3, blueflame off),
   `cx3-db-inline`/`cx3-bf-inline` (`tx-copybreak 464`; the inline-off pair
-  is cx3-db/cx3-bf). Rows are a list in `bench/guest-bench.sh`.
+  is cx3-db/cx3-bf). Rows are a list in `bench/guest-bench.sh`. The sim
+  adapter runs with its IOMMU model in `passthrough` (debugfs `iommu`):
+  streaming maps return the physical address, as dma-direct does on a
+  host without an IOMMU, so a map costs about what it costs there.
+- Growth sweeps (`--full`, or `--growth ring|size|queues`), at burst 32:
+  TX ring size 256..8192 (cx3-db), packet size 64..1500 B (dummy,
+  e1000e, cx3-db, cx3-db-inline), TX queues 1..8 (cx3-db, and a dummy
+  with 8 TX queues as the floor): one pktgen thread (one CPU) with one
+  pktgen device per queue (`IF@i`, `queue_map_min/max i`, COUNT/Q
+  packets each), elapsed = the longest device's.
 - Driver cost = whole path − (cxbell) the sim's self-accounted time per
   packet (debugfs `port0/engine_ns`: doorbell/BlueFlame/CQ-arm handling,
   WQE execution, CQEs, interrupts; and the adapter's `dma_ns`: its IOMMU
@@ -562,26 +654,82 @@ is copied here:
   minus that bound and the figure. Also outside the sim's accounting and
   so charged to the driver: the generic `dma_map_page_attrs()`/
   `dma_unmap_page_attrs()` wrappers (a real host runs those too), the
-  sim's `kfree_rcu()` of each mapping's bookkeeping (freed later in RCU
-  softirq: shown in the profile's "stack" category) and the completion
-  callback the sim calls (`napi_schedule`, counted in engine_ns instead:
-  the other direction, a few tens of insn per interrupt).
+  passthrough map/unmap ops (an indirect call, the physical address and
+  the live-mapping count: about what dma-direct costs; the profile's
+  "sim IOMMU model" line) and the completion callback the sim calls
+  (`napi_schedule`, counted in engine_ns instead: the other direction, a
+  few tens of insn per interrupt). With the IOMMU model in `strict` mode
+  (`CXB_BENCH_IOMMU=strict`) its time is in `dma_ns` and subtracted too,
+  but its `kfree_rcu()` of each mapping's record runs later in RCU
+  softirq and lands in the profile's "stack" category.
 - Counts per packet come from ethtool -S and the sim's debugfs (deltas
   around each run); e1000e/virtio interrupts from /proc/interrupts.
 - Wall-clock Mpps: the same sweep in a boot without -icount (1 vCPU): TCG
   time, noisy, never used for targets.
 - Profile: `perf record -e cpu-clock -a -g` (Debian's linux-perf, the 6.1
-  perf; cpu-clock is an hrtimer, so no PMU is needed) over the cx3-db and
-  dummy runs at burst 32, in a separate icount boot. A sample landing in
+  perf; cpu-clock is an hrtimer, so no PMU is needed) over every row's
+  run at burst 32, in a separate icount boot. A sample landing in
   an irqs-off section is taken when interrupts come back on; it is
   charged to the function that held the lock (the first frame that is
   not an irq-enabling unlock). Categories by the call chain: under the
   sim's timed entry points (engine), other sim code (its IOMMU model),
-  other cxbell code (driver), rest.
+  other code of the row's driver (driver: `cxb_*`, `e1000*`, virtio's
+  `virtnet_*`/`virtqueue_*`/`vring_*`/`vp_*`, `dummy_*`), rest.
 
 ## Results
 
 """
+
+
+README_ROWS = (("e1000e", "e1000e (QEMU)"), ("virtio", "virtio_net (QEMU)"),
+               ("cx3-db", "cxbell doorbell"), ("cx3-bf", "cxbell BlueFlame"),
+               ("cx3-db-opt1", "cxbell doorbell_opt 1"),
+               ("cx3-db-inline", "cxbell inline (464)"))
+README_BEGIN = "<!-- bench-summary: generated by bench/run --publish -->"
+README_END = "<!-- bench-summary end -->"
+
+
+def readme_summary(outdir, rel):
+    """The README's summary: driver insn/pkt at four bursts, the targets."""
+    with open(os.path.join(outdir, "bench.csv")) as f:
+        recs = [r for r in csv.DictReader(f)
+                if r["sweep"] == "burst" and r["rep"] == "1" and r["size"] == "60"]
+    by = {(r["row"], int(r["burst"])): r for r in recs}
+    bursts = [b for b in (1, 8, 32, 128) if any(k[1] == b for k in by)]
+    out = [README_BEGIN, "",
+           f"From `{rel}` (`make bench`: icount guest, 60-byte packets, one "
+           "queue, 1-port sim adapter). Driver cost = whole-path guest "
+           "instructions per packet minus the sim's self-accounted time "
+           "minus the dummy floor at the same burst:", "",
+           "| driver insn/pkt (burst) | " + " | ".join(str(b) for b in bursts) + " |",
+           "|---|" + "---:|" * len(bursts)]
+    for row, name in README_ROWS:
+        cells = []
+        for b in bursts:
+            r = by.get((row, b))
+            v = r["driver_insn_pkt"] if r else ""
+            cells.append(f"{float(v):.0f}" if v else "n/a")
+        if any(c != "n/a" for c in cells):
+            out.append(f"| {name} | " + " | ".join(cells) + " |")
+    t = open(os.path.join(outdir, "table.md")).read()
+    m = re.search(r"\n### Targets\n\n(\|.*?)\n\n", t, re.S)
+    if m:
+        tgt = [l for l in m.group(1).splitlines() if "informational" not in l]
+        out += ["", "Targets of the benchmark issue, from the same run:", ""] + tgt
+    out += ["", README_END]
+    return "\n".join(out)
+
+
+def publish_readme(readme, outdir, rel):
+    text = open(readme).read()
+    i, j = text.find(README_BEGIN), text.find(README_END)
+    if i < 0 or j < i:
+        print(f"bench: {readme}: no summary markers, not updated", file=sys.stderr)
+        return
+    text = text[:i] + readme_summary(outdir, rel) + text[j + len(README_END):]
+    with open(readme, "w") as f:
+        f.write(text)
+    print(f"bench: wrote the summary in {readme}", file=sys.stderr)
 
 
 def publish(doc, outdir):
@@ -611,6 +759,7 @@ def publish(doc, outdir):
         if extra:
             f.write("\n" + extra)
     print(f"bench: wrote {doc}", file=sys.stderr)
+    publish_readme(os.path.join(top, "README.md"), outdir, rel)
     return 0
 
 

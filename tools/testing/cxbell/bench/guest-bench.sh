@@ -24,8 +24,8 @@
 #     --bursts "B..."  bursts (default "1 2 4 8 16 32 64 128")
 #     --rows "R..."    rows (default: all, see row_setup below)
 #     --reps N         runs per point (default 1; 2 = run-to-run check)
-#     --growth W       also the growth sweep W (ring, size), at burst 32;
-#                      repeatable
+#     --growth W       also the growth sweep W (ring, size, queues), at
+#                      burst 32; repeatable
 #     --perf ROW:B     record a cpu-clock profile of ROW at burst B with
 #                      perf (passed in at /cxbell-run/perf): @@prof lines
 #
@@ -38,11 +38,14 @@
 #   cx3-db-opt3    doorbell_opt 3 (avoidance, plain store), blueflame off
 #   cx3-db-inline  tx-copybreak 464 (inline), blueflame off
 #   cx3-bf-inline  tx-copybreak 464, BlueFlame on
+# and on a 1-port cx5 sim adapter (mlx5 send queues, 64-bit doorbells):
+#   cx5            tx_mpwqe off (a SEND WQE per packet)
+#   cx5-mpwqe      tx_mpwqe on (enhanced multi-packet WQEs)
 . /cxbell/lib.sh
 
 COUNT=100000
 BURSTS="1 2 4 8 16 32 64 128"
-ROWS="dummy e1000e virtio cx3-db cx3-bf cx3-db-opt1 cx3-db-opt3 cx3-db-inline cx3-bf-inline"
+ROWS="dummy e1000e virtio cx3-db cx3-bf cx3-db-opt1 cx3-db-opt3 cx3-db-inline cx3-bf-inline cx5 cx5-mpwqe"
 REPS=1
 GROWTH=
 PERF=
@@ -63,7 +66,7 @@ SAMPLE=/cxbell-run/pktgen/pktgen_sample03_burst_single_flow.sh
 BASH=/bin/bash
 DST_IP=198.18.0.42
 DST_MAC=02:00:00:00:00:02
-SIM=1
+SIM=1		# the current row's sim adapter: 1 (cx3) or 5 (cx5)
 
 no_ipv6
 modprobe pktgen || exit 1
@@ -87,7 +90,7 @@ up_wait()
 	wait_until 10 carrier
 }
 
-DEV_dummy='' DEV_e1000e='' DEV_virtio='' DEV_cx=''
+DEV_dummy='' DEV_dummy_mq='' DEV_e1000e='' DEV_virtio='' DEV_cx='' DEV_cx5=''
 setup_dummy()
 {
 	[ -n "$DEV_dummy" ] && return 0
@@ -112,19 +115,27 @@ setup_virtio()
 	DEV_virtio=$(pci_netdev virtio_net) && up_wait "$DEV_virtio"
 }
 
+# setup_cx [cx5]: the 1-port sim adapter of the generation, as SIM
 setup_cx()
 {
-	[ -n "$DEV_cx" ] && return 0
-	cxb_load && cxb_new $SIM 1 || return 1
+	if [ "${1:-}" = cx5 ]; then
+		SIM=5
+		[ -n "$DEV_cx5" ] && return 0
+	else
+		SIM=1
+		[ -n "$DEV_cx" ] && return 0
+	fi
+	cxb_load && cxb_new $SIM 1 "${1:-}" || return 1
 	sim_engine $SIM inline || return 1
 	# IOMMU passthrough (set while nothing is mapped): a map costs what
 	# dma-direct costs on a host without an IOMMU, not the model's
 	# tracked records. CXB_BENCH_IOMMU=strict keeps the checking model.
 	echo "${CXB_BENCH_IOMMU:-passthrough}" \
 		>/sys/kernel/debug/cxbell_sim/cxbell_sim$SIM/iommu || return 1
-	DEV_cx=$(cxb_netdev $SIM 0) || return 1
-	ethtool -L "$DEV_cx" combined 1 || return 1
-	up_wait "$DEV_cx"
+	_d=$(cxb_netdev $SIM 0) || return 1
+	if [ $SIM = 5 ]; then DEV_cx5=$_d; else DEV_cx=$_d; fi
+	ethtool -L "$_d" combined 1 || return 1
+	up_wait "$_d"
 }
 
 # row_setup ROW: configure the row, set IF (its netdev) and KIND.
@@ -132,6 +143,14 @@ row_setup()
 {
 	case $1 in
 	dummy) setup_dummy && IF=$DEV_dummy KIND=peer ;;
+	dummy-mq)
+		# the floor of the queue sweep: a dummy with 8 TX queues
+		if [ -z "$DEV_dummy_mq" ]; then
+			modprobe dummy numdummies=0 2>/dev/null
+			ip link add d8 numtxqueues 8 type dummy && up_wait d8 &&
+				DEV_dummy_mq=d8 || return 1
+		fi
+		IF=$DEV_dummy_mq KIND=peer ;;
 	e1000e) setup_e1000e && IF=$DEV_e1000e KIND=peer ;;
 	virtio) setup_virtio && IF=$DEV_virtio KIND=peer ;;
 	cx3-*)
@@ -149,10 +168,21 @@ row_setup()
 		*-inline) _cb=464 ;;
 		esac
 		ethtool --set-priv-flags "$IF" blueflame $_bf 2>/dev/null
-		[ "$(ethtool --show-priv-flags "$IF" | awk '$1 == "blueflame:" { print $2 }')" = $_bf ] ||
+		[ "$(cxb_priv_flag "$IF" blueflame)" = $_bf ] ||
 			{ echo "guest-bench: blueflame $_bf failed"; return 1; }
 		echo $_opt >"/sys/class/net/$IF/doorbell_opt" || return 1
 		ethtool --set-tunable "$IF" tx-copybreak $_cb || return 1
+		;;
+	cx5|cx5-mpwqe)
+		setup_cx cx5 || return 1
+		IF=$DEV_cx5 KIND=cx
+		_mpw=off
+		[ "$1" = cx5-mpwqe ] && _mpw=on
+		ethtool --set-priv-flags "$IF" tx_mpwqe $_mpw || return 1
+		[ "$(cxb_priv_flag "$IF" tx_mpwqe)" = $_mpw ] ||
+			{ echo "guest-bench: tx_mpwqe $_mpw failed"; return 1; }
+		echo 0 >"/sys/class/net/$IF/doorbell_opt" || return 1
+		ethtool --set-tunable "$IF" tx-copybreak 0 || return 1
 		;;
 	*) echo "guest-bench: unknown row $1"; return 1 ;;
 	esac
@@ -211,6 +241,44 @@ run_one()
 	echo "@@bench row=$_row burst=$_b ring=${_ring:-0} size=$_sz queues=1$_extra pkts=$2 elapsed_ns=$(($1 * 1000))$(delta /tmp/s0 /tmp/s1)" >>/tmp/bench.lines
 }
 
+# run_queues ROW Q: burst 32, 60 B, Q pktgen devices on kpktgend_0, one
+# per TX queue; elapsed = the longest device's, pkts = the sum.
+run_queues()
+{
+	_row=$1 _q=$2 _pg=/proc/net/pktgen
+	_ring=$(ethtool -g "$IF" 2>/dev/null | awk '/^Current/ { c = 1 } c && $1 == "TX:" { print $2; exit }')
+	pgset $_pg/kpktgend_0 rem_device_all || return 1
+	_i=0
+	while [ $_i -lt "$_q" ]; do
+		_d=$_pg/$IF@$_i
+		pgset $_pg/kpktgend_0 "add_device $IF@$_i" &&
+		pgset "$_d" "count $((COUNT / _q))" &&
+		pgset "$_d" "pkt_size 60" &&
+		pgset "$_d" "clone_skb 1000000" &&
+		pgset "$_d" "burst 32" &&
+		pgset "$_d" "delay 0" &&
+		pgset "$_d" "flag NO_TIMESTAMP" &&
+		pgset "$_d" "queue_map_min $_i" &&
+		pgset "$_d" "queue_map_max $_i" &&
+		pgset "$_d" "dst $DST_IP" &&
+		pgset "$_d" "dst_mac $DST_MAC" || return 1
+		_i=$((_i + 1))
+	done
+	snap >/tmp/s0
+	pgset $_pg/pgctrl start || return 1
+	snap >/tmp/s1
+	_res=$(for _f in $_pg/"$IF"@*; do
+		sed -n 's/^Result: OK: \([0-9]*\)(c[0-9]*+d[0-9]*) usec, \([0-9]*\) .*/\1 \2/p' "$_f"
+	done | awk '{ if ($1 > e) e = $1; p += $2; n++ } END { if (n) print e, p, n }')
+	pgset $_pg/kpktgend_0 rem_device_all
+	set -- $_res
+	if [ "${3:-0}" != "$_q" ]; then
+		echo "guest-bench: $_row $_q queues: results of ${3:-0} devices"
+		return 1
+	fi
+	echo "@@bench row=$_row burst=32 ring=${_ring:-0} size=60 queues=$_q rep=1 sweep=queues pkts=$2 elapsed_ns=$(($1 * 1000))$(delta /tmp/s0 /tmp/s1)" >>/tmp/bench.lines
+}
+
 # Results are printed at the end: console output drains at host speed
 # (QEMU's serial backend), so its interrupts would land in the runs at
 # times that differ from boot to boot.
@@ -248,6 +316,22 @@ for g in $GROWTH; do
 			done
 		done
 		;;
+	queues)
+		# Q TX queues fed by the one pktgen thread (one CPU): Q pktgen
+		# devices IF@0..IF@Q-1, each pinned to its queue, COUNT/Q
+		# packets each; the thread serves them in turn, a burst each.
+		for row in dummy-mq cx3-db; do
+			row_setup $row || { rc=1; continue; }
+			for q in 1 2 4 8; do
+				if [ "$KIND" = cx ]; then
+					ethtool -L "$IF" combined $q || { rc=1; continue; }
+					up_wait "$IF"
+				fi
+				run_queues $row $q || rc=1
+			done
+			[ "$KIND" = cx ] && { ethtool -L "$IF" combined 1; up_wait "$IF"; }
+		done
+		;;
 	*) echo "guest-bench: unknown growth sweep $g"; rc=1 ;;
 	esac
 done
@@ -265,7 +349,8 @@ cat /tmp/bench.lines
 # function that held the lock. Category by the frames of the chain:
 #   engine   under the sim's timed entry points (in engine_ns)
 #   simdma   other sim code: its dma_map_ops (IOMMU model), untimed
-#   driver   other cxbell code
+#   driver   other code of the row's driver (cxb_*; e1000*; virtnet_*,
+#            virtqueue_*, vring_*, virtio_*, vp_*; dummy_*)
 #   stack    the rest (pktgen, the stack, RCU, ...)
 PERIOD=20000
 for p in $PERF; do
@@ -276,8 +361,15 @@ for p in $PERF; do
 		-n "$COUNT" -b "$b" -c 1000000 -t 1 >/tmp/pg.out 2>&1 ||
 		{ cat /tmp/pg.out; rc=1; continue; }
 	echo "@@perf-result $(grep '^Result' /tmp/pg.out)"
+	# the row's driver, by symbol prefix
+	case $row in
+	dummy*) drv='^dummy_' ;;
+	e1000e) drv='^e1000' ;;
+	virtio) drv='^(virtnet_|virtqueue_|vring_|virtio_|vp_)' ;;
+	*) drv='^cxb_' ;;
+	esac
 	/cxbell-run/perf script -i /tmp/perf.data -F comm,ip,sym 2>/dev/null |
-	awk -v row="$row" -v b="$b" -v period=$PERIOD '
+	awk -v row="$row" -v b="$b" -v period=$PERIOD -v drv="$drv" '
 	function flush(   i, owner, cat, f) {
 		if (n == 0 || (comm != "kpktgend_0" && comm != "ksoftirqd/0")) {
 			n = 0
@@ -293,7 +385,7 @@ for p in $PERF; do
 				cat = "engine"
 			else if (f ~ /^cxb_sim_/ && cat != "engine")
 				cat = "simdma"
-			else if (f ~ /^cxb_/ && cat == "stack")
+			else if (f ~ drv && cat == "stack")
 				cat = "driver"
 		}
 		if (owner == "")
@@ -314,5 +406,7 @@ for p in $PERF; do
 	}'
 done
 
-[ -n "$DEV_cx" ] && { cxb_del $SIM; cxb_unload; }
+[ -n "$DEV_cx" ] && cxb_del 1
+[ -n "$DEV_cx5" ] && cxb_del 5
+[ -n "$DEV_cx$DEV_cx5" ] && cxb_unload
 exit $rc

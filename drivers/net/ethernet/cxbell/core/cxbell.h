@@ -11,6 +11,7 @@
 #include <cxbell/backend.h>
 
 #include "../wqe/mlx4.h"
+#include "../wqe/mlx5.h"
 
 struct cxb_channel;
 
@@ -53,16 +54,25 @@ struct cxb_dma_ent {
 	u32 len;
 };
 
+/* One packet of a multi-packet WQE (cx5), in posting order. */
+struct cxb_mpw_ent {
+	struct sk_buff *skb;
+	dma_addr_t addr;
+	u32 len;			/* 0: inline, nothing mapped */
+};
+
 /* What completion needs to free a WQE, so it never reads the descriptor
- * back: the linear mapping is kept here, fragment mappings in the DMA FIFO.
+ * back: the linear mapping is kept here, fragment mappings in the DMA FIFO,
+ * the packets of a multi-packet WQE in the MPW FIFO.
  */
 struct cxb_tx_info {
-	struct sk_buff *skb;		/* NULL for a NOP pad */
+	struct sk_buff *skb;		/* NULL for a NOP pad or an MPWQE */
 	dma_addr_t map0_addr;
 	u32 map0_len;
 	u32 nr_bytes;
 	u8 nr_txbb;
 	u8 nr_frags;
+	u8 mpw_pkts;			/* cx5 MPWQE: its packets, else 0 */
 };
 
 struct cxb_tx_stats {
@@ -78,6 +88,8 @@ struct cxb_tx_stats {
 	u64 queue_stopped;
 	u64 dropped;
 	u64 doorbell_kick;
+	u64 mpwqe_blks;
+	u64 mpwqe_pkts;
 	/* completion side */
 	u64 doorbell_by_completion;
 	u64 wake_queue;
@@ -100,7 +112,10 @@ struct cxb_cq {
 	u32 ci;
 	u32 arm_sn;
 	/* Read-mostly */
-	struct mlx4_cqe *buf;
+	union {
+		struct mlx4_cqe *buf;
+		struct mlx5_cqe64 *buf64;	/* cqe_size 64 */
+	};
 	__be32 *db_rec;			/* [0] set_ci, [1] arm */
 	void __iomem *db_reg;
 	u32 size;			/* entries, power of two */
@@ -111,6 +126,7 @@ struct cxb_cq {
 	dma_addr_t buf_dma;
 	dma_addr_t db_dma;
 	struct cxb_cq_hw hw;
+	u32 cqe_size;
 	bool created;
 };
 
@@ -120,6 +136,7 @@ struct cxb_tx_ring {
 	/* Dirtied by TX completion (NAPI) */
 	u32 cons ____cacheline_aligned_in_smp;
 	u32 dma_cons;
+	u32 mpw_cons;			/* cx5: MPW FIFO consumer */
 	struct u64_stats_sync cstats_sync;
 	u64 wake_queue;
 	u64 cqes;
@@ -136,6 +153,7 @@ struct cxb_tx_ring {
 	/* Copies of the netdev settings, written under RTNL */
 	u8 db_opt;			/* CXB_DB_OPT_* */
 	bool bf_on;
+	u8 gen;				/* enum cxb_gen, read-only */
 	u32 inline_max;			/* tx-copybreak, 0: never inline */
 	u32 db_limit;			/* TXBBs doorbell avoidance may defer */
 	struct u64_stats_sync xstats_sync;
@@ -172,9 +190,30 @@ struct cxb_tx_ring {
 			    unsigned int len);
 	struct cxb_adev *cadev;
 
+	/* CXB_GEN_CX5 (cxbell_tx_mlx5.c), dirtied by ndo_start_xmit: the
+	 * open multi-packet WQE session and the doorbell
+	 */
+	u16 mpw_ds ____cacheline_aligned_in_smp; /* DS so far, 0: none */
+	u8 mpw_npkts;
+	u8 mpw_cs;			/* eth segment cs_flags it shares */
+	u32 mpw_bytes;
+	u32 mpw_wqe;			/* index of the session's WQE */
+	u32 mpw_pub;			/* prod published while it is open */
+	u32 mpw_prod;			/* MPW FIFO producer */
+	u32 last_wqe;			/* the WQE a doorbell names */
+	u32 db_offset;			/* doorbell buffer to use next */
+	bool mpwqe_on;			/* copy of tx_mpwqe, under RTNL */
+	u64 mpwqe_blks;			/* under xstats_sync */
+	u64 mpwqe_pkts;
+	/* CXB_GEN_CX5, read-mostly */
+	struct cxb_mpw_ent *mpw_fifo;
+	u32 mpw_mask;			/* MPW FIFO entries - 1 */
+	__be32 *db_rec;			/* producer counter record */
+
 	/* Slow path fields follow */
 	struct cxb_cq *cq;
 	dma_addr_t buf_dma;
+	dma_addr_t db_dma;
 	struct cxb_sq_hw hw;
 	u32 watch_cons;			/* cons and prod the stall watch */
 	u32 watch_prod;			/* saw last */
@@ -257,6 +296,7 @@ struct cxb_priv {
 	u32 tx_copybreak;
 	u32 tx_frames;
 	bool bf_on;
+	bool mpwqe_on;			/* tx_mpwqe, cx5 only */
 
 	struct work_struct link_work;
 	struct work_struct reset_work;	/* recover from a TX fault */
@@ -277,6 +317,30 @@ void cxb_tx_flush_deferred(struct cxb_tx_ring *ring);
 bool cxb_tx_kick_stalled(struct cxb_tx_ring *ring);
 int cxb_rx_ring_fill(struct cxb_rx_ring *ring, gfp_t gfp);
 void cxb_rx_ring_drain(struct cxb_rx_ring *ring);
+bool cxb_tx_defer_doorbell_gen(struct cxb_tx_ring *ring);
+bool cxb_tx_complete_finish_gen(struct cxb_tx_ring *ring, struct cxb_cq *cq,
+				u32 ci, __be32 ci_rec, u32 ncqe, u32 cons,
+				u32 pkts, u32 bytes, bool napi);
+
+/* TXBBs (cx3) or WQEBBs (cx5) free between @prod and @cons. */
+static inline u32 cxb_tx_free(const struct cxb_tx_ring *ring, u32 prod,
+			      u32 cons)
+{
+	return ring->size - (prod - cons);
+}
+
+bool cxb_tx_map_segs(struct cxb_tx_ring *ring, struct sk_buff *skb,
+		     struct cxb_tx_info *info, struct mlx4_wqe_data_seg *dseg,
+		     u32 headlen, u32 nr_frags);
+
+/* cxbell_tx_mlx5.c */
+netdev_tx_t cxb_mlx5_start_xmit(struct cxb_tx_ring *ring, struct sk_buff *skb);
+void cxb_mlx5_tx_doorbell(struct cxb_tx_ring *ring);
+bool cxb_mlx5_tx_complete(struct cxb_channel *ch, int budget, bool napi);
+void cxb_mlx5_tx_ring_init(struct cxb_tx_ring *ring);
+void cxb_mlx5_tx_ring_drain(struct cxb_tx_ring *ring);
+int cxb_mlx5_tx_alloc(struct cxb_priv *priv, struct cxb_tx_ring *ring);
+void cxb_mlx5_tx_free(struct cxb_priv *priv, struct cxb_tx_ring *ring);
 
 /* cxbell_netdev.c */
 int cxb_netdev_create(struct cxb_adev *cadev);

@@ -30,6 +30,8 @@ static const struct cxb_stat_desc cxb_tx_stats_desc[] = {
 	CXB_TX_STAT(dropped),
 	CXB_TX_STAT(cqes),
 	CXB_TX_STAT(err_cqe),
+	CXB_TX_STAT(mpwqe_blks),
+	CXB_TX_STAT(mpwqe_pkts),
 };
 
 static const struct cxb_stat_desc cxb_rx_stats_desc[] = {
@@ -50,12 +52,20 @@ static const char cxb_dev_stats_names[][ETH_GSTRING_LEN] = {
 	"tx_recover",
 };
 
+/* tx_mpwqe is offered on CXB_GEN_CX5 ports only (the last entry). */
 static const char cxb_priv_flags[][ETH_GSTRING_LEN] = {
 	"blueflame",
+	"tx_mpwqe",
 };
 
 #define CXB_PRIV_FLAG_BF	BIT(0)
-#define CXB_NUM_PRIV_FLAGS	ARRAY_SIZE(cxb_priv_flags)
+#define CXB_PRIV_FLAG_MPWQE	BIT(1)
+
+static unsigned int cxb_num_priv_flags(const struct cxb_priv *priv)
+{
+	return priv->cadev->gen == CXB_GEN_CX5 ? ARRAY_SIZE(cxb_priv_flags) :
+	       ARRAY_SIZE(cxb_priv_flags) - 1;
+}
 
 #define CXB_NUM_TX_STATS	ARRAY_SIZE(cxb_tx_stats_desc)
 #define CXB_NUM_RX_STATS	ARRAY_SIZE(cxb_rx_stats_desc)
@@ -76,7 +86,7 @@ static int cxb_get_sset_count(struct net_device *dev, int sset)
 	struct cxb_priv *priv = netdev_priv(dev);
 
 	if (sset == ETH_SS_PRIV_FLAGS)
-		return CXB_NUM_PRIV_FLAGS;
+		return cxb_num_priv_flags(priv);
 	if (sset != ETH_SS_STATS)
 		return -EOPNOTSUPP;
 	return (1 + priv->num_ch) * (CXB_NUM_TX_STATS + CXB_NUM_RX_STATS) +
@@ -89,7 +99,8 @@ static void cxb_get_strings(struct net_device *dev, u32 sset, u8 *data)
 	unsigned int i, q;
 
 	if (sset == ETH_SS_PRIV_FLAGS) {
-		memcpy(data, cxb_priv_flags, sizeof(cxb_priv_flags));
+		memcpy(data, cxb_priv_flags,
+		       cxb_num_priv_flags(priv) * ETH_GSTRING_LEN);
 		return;
 	}
 	if (sset != ETH_SS_STATS)
@@ -284,7 +295,22 @@ static u32 cxb_get_priv_flags(struct net_device *dev)
 {
 	struct cxb_priv *priv = netdev_priv(dev);
 
-	return priv->bf_on ? CXB_PRIV_FLAG_BF : 0;
+	return (priv->bf_on ? CXB_PRIV_FLAG_BF : 0) |
+	       (priv->mpwqe_on ? CXB_PRIV_FLAG_MPWQE : 0);
+}
+
+/* Multi-packet WQEs on/off, under traffic: the next packet the flag
+ * makes ineligible closes an open session.
+ */
+static int cxb_set_mpwqe(struct cxb_priv *priv, bool on)
+{
+	if (on == priv->mpwqe_on)
+		return 0;
+	if (priv->cadev->gen != CXB_GEN_CX5)
+		return -EOPNOTSUPP;
+	priv->mpwqe_on = on;
+	cxb_apply_tx_policy(priv);
+	return 0;
 }
 
 static int cxb_set_priv_flags(struct net_device *dev, u32 flags)
@@ -294,8 +320,14 @@ static int cxb_set_priv_flags(struct net_device *dev, u32 flags)
 
 	/* No extack here (6.1 API): say it in the log, rate limited. */
 	err = cxb_set_bf(priv, flags & CXB_PRIV_FLAG_BF, NULL);
+	if (err) {
+		if (net_ratelimit())
+			netdev_info(dev, "blueflame: port has no BlueFlame registers\n");
+		return err;
+	}
+	err = cxb_set_mpwqe(priv, flags & CXB_PRIV_FLAG_MPWQE);
 	if (err && net_ratelimit())
-		netdev_info(dev, "blueflame: port has no BlueFlame registers\n");
+		netdev_info(dev, "tx_mpwqe: ConnectX-4+ ports only\n");
 	return err;
 }
 

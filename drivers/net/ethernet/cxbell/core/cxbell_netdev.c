@@ -11,7 +11,7 @@
 /* ---- Queue memory -------------------------------------------------------- */
 
 static int cxb_cq_create(struct cxb_priv *priv, struct cxb_channel *ch,
-			 struct cxb_cq *cq, u32 entries)
+			 struct cxb_cq *cq, u32 entries, u32 cqe_size)
 {
 	struct cxb_cq_params p = {};
 	u32 i;
@@ -19,7 +19,8 @@ static int cxb_cq_create(struct cxb_priv *priv, struct cxb_channel *ch,
 
 	cq->ch = ch;
 	cq->size = entries;
-	cq->buf = dma_alloc_coherent(priv->dma_dev, entries * CXB_MLX4_CQE_SIZE,
+	cq->cqe_size = cqe_size;
+	cq->buf = dma_alloc_coherent(priv->dma_dev, entries * cqe_size,
 				     &cq->buf_dma, GFP_KERNEL);
 	if (!cq->buf)
 		return -ENOMEM;
@@ -30,13 +31,17 @@ static int cxb_cq_create(struct cxb_priv *priv, struct cxb_channel *ch,
 		goto err_buf;
 	}
 	/* Lap 0 entries are owned by the device: owner bit set. */
-	for (i = 0; i < entries; i++)
-		cq->buf[i].owner_sr_opcode = MLX4_CQE_OWNER_MASK;
+	for (i = 0; i < entries; i++) {
+		if (cqe_size == CXB_MLX5_CQE_SIZE)
+			cq->buf64[i].op_own = CXB_MLX5_CQE_INIT;
+		else
+			cq->buf[i].owner_sr_opcode = MLX4_CQE_OWNER_MASK;
+	}
 
 	p.buf_dma = cq->buf_dma;
 	p.db_dma = cq->db_dma;
 	p.log_entries = ilog2(entries);
-	p.cqe_size = CXB_MLX4_CQE_SIZE;
+	p.cqe_size = cqe_size;
 	p.channel = ch->idx;
 	p.comp = cxb_comp_event;
 	p.comp_ctx = cq;
@@ -52,7 +57,7 @@ err_db:
 	dma_free_coherent(priv->dma_dev, 2 * sizeof(__be32), cq->db_rec,
 			  cq->db_dma);
 err_buf:
-	dma_free_coherent(priv->dma_dev, entries * CXB_MLX4_CQE_SIZE, cq->buf,
+	dma_free_coherent(priv->dma_dev, entries * cqe_size, cq->buf,
 			  cq->buf_dma);
 	cq->buf = NULL;
 	return err;
@@ -67,7 +72,7 @@ static void cxb_cq_destroy(struct cxb_priv *priv, struct cxb_cq *cq)
 	cq->created = false;
 	dma_free_coherent(priv->dma_dev, 2 * sizeof(__be32), cq->db_rec,
 			  cq->db_dma);
-	dma_free_coherent(priv->dma_dev, cq->size * CXB_MLX4_CQE_SIZE, cq->buf,
+	dma_free_coherent(priv->dma_dev, cq->size * cq->cqe_size, cq->buf,
 			  cq->buf_dma);
 	cq->buf = NULL;
 }
@@ -82,6 +87,7 @@ static void cxb_tx_ring_set_policy(struct cxb_priv *priv,
 	ring->inline_max = priv->tx_copybreak;
 	ring->db_limit = min(priv->tx_frames, ring->size / 4);
 	WRITE_ONCE(ring->db_opt, priv->db_opt);
+	ring->mpwqe_on = priv->mpwqe_on;
 }
 
 static int cxb_tx_create(struct cxb_priv *priv, struct cxb_channel *ch)
@@ -100,6 +106,7 @@ static int cxb_tx_create(struct cxb_priv *priv, struct cxb_channel *ch)
 	ring->cadev = priv->cadev;
 	ring->mmio_notify = priv->ops->mmio_notify;
 	ring->cq = &ch->tx_cq;
+	ring->gen = priv->cadev->gen;
 	ring->txq = netdev_get_tx_queue(priv->netdev, ch->idx);
 	u64_stats_init(&ring->xstats_sync);
 	u64_stats_init(&ring->cstats_sync);
@@ -115,6 +122,12 @@ static int cxb_tx_create(struct cxb_priv *priv, struct cxb_channel *ch)
 	if (!ring->buf)
 		return -ENOMEM;
 	cxb_tx_ring_init(ring);
+	if (ring->gen == CXB_GEN_CX5) {
+		err = cxb_mlx5_tx_alloc(priv, ring);
+		if (err)
+			return err;
+		p.db_dma = ring->db_dma;
+	}
 
 	p.buf_dma = ring->buf_dma;
 	p.log_entries = ilog2(size);
@@ -166,6 +179,7 @@ static void cxb_tx_destroy(struct cxb_priv *priv, struct cxb_channel *ch)
 				  ring->buf, ring->buf_dma);
 		ring->buf = NULL;
 	}
+	cxb_mlx5_tx_free(priv, ring);
 	kvfree(ring->dma_fifo);
 	kvfree(ring->tx_info);
 }
@@ -268,6 +282,8 @@ static void cxb_fold_stats(struct cxb_priv *priv, struct cxb_channel *ch)
 	priv->tx_base.cqes += t.cqes;
 	priv->tx_base.doorbell_kick += t.doorbell_kick;
 	priv->tx_base.err_cqe += t.err_cqe;
+	priv->tx_base.mpwqe_blks += t.mpwqe_blks;
+	priv->tx_base.mpwqe_pkts += t.mpwqe_pkts;
 	priv->rx_base.packets += r.packets;
 	priv->rx_base.bytes += r.bytes;
 	priv->rx_base.dropped += r.dropped;
@@ -304,9 +320,13 @@ static struct cxb_channel *cxb_channel_alloc(struct cxb_priv *priv,
 	ch->idx = idx;
 	netif_napi_add(priv->netdev, &ch->napi, cxb_napi_poll);
 
-	err = cxb_cq_create(priv, ch, &ch->tx_cq, cq_size);
+	/* send CQEs of the port's generation; receive CQEs are mlx4's */
+	err = cxb_cq_create(priv, ch, &ch->tx_cq, cq_size,
+			    priv->cadev->gen == CXB_GEN_CX5 ?
+			    CXB_MLX5_CQE_SIZE : CXB_MLX4_CQE_SIZE);
 	if (!err)
-		err = cxb_cq_create(priv, ch, &ch->rx_cq, cq_size);
+		err = cxb_cq_create(priv, ch, &ch->rx_cq, cq_size,
+				    CXB_MLX4_CQE_SIZE);
 	if (!err)
 		err = cxb_tx_create(priv, ch);
 	if (!err)
@@ -526,6 +546,8 @@ void cxb_get_tx_stats(const struct cxb_tx_ring *ring, struct cxb_tx_stats *s)
 		s->queue_stopped = ring->queue_stopped;
 		s->dropped = ring->dropped;
 		s->doorbell_kick = ring->doorbell_kick;
+		s->mpwqe_blks = ring->mpwqe_blks;
+		s->mpwqe_pkts = ring->mpwqe_pkts;
 	} while (u64_stats_fetch_retry(&ring->xstats_sync, start));
 	do {
 		start = u64_stats_fetch_begin(&ring->cstats_sync);
@@ -693,7 +715,7 @@ int cxb_netdev_create(struct cxb_adev *cadev)
 	struct cxb_priv *priv;
 	int err;
 
-	if (cadev->gen != CXB_GEN_CX3 || !max_ch)
+	if ((cadev->gen != CXB_GEN_CX3 && cadev->gen != CXB_GEN_CX5) || !max_ch)
 		return -EOPNOTSUPP;
 
 	dev = alloc_etherdev_mqs(sizeof(*priv), max_ch, max_ch);
@@ -709,6 +731,7 @@ int cxb_netdev_create(struct cxb_adev *cadev)
 	priv->tx_ring_size = CXB_DEF_RING_SIZE;
 	priv->rx_ring_size = CXB_DEF_RING_SIZE;
 	priv->bf_on = cadev->bf_size >= CXB_MLX4_TXBB_SIZE;
+	priv->mpwqe_on = cadev->gen == CXB_GEN_CX5;
 	priv->tx_copybreak = CXB_DEF_TX_COPYBREAK;
 	priv->tx_frames = CXB_DEF_TX_FRAMES;
 	spin_lock_init(&priv->stats_lock);

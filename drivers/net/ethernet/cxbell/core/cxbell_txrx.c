@@ -22,12 +22,6 @@ static void cxb_mmio_notify(struct cxb_adev *cadev, void __iomem *reg,
 
 /* ---- TX ---------------------------------------------------------------- */
 
-static inline u32 cxb_tx_free(const struct cxb_tx_ring *ring, u32 prod,
-			      u32 cons)
-{
-	return ring->size - (prod - cons);
-}
-
 /* Each writer's fields fit the one cache line it owns. */
 static_assert(offsetof(struct cxb_tx_ring, prod) -
 	      offsetof(struct cxb_tx_ring, cons) <= SMP_CACHE_BYTES);
@@ -60,8 +54,15 @@ void cxb_tx_ring_init(struct cxb_tx_ring *ring)
 	ring->err_seen = false;
 }
 
-static void cxb_tx_ring_doorbell(struct cxb_tx_ring *ring)
+/* The helpers the cx5 path shares through the wrappers below are forced
+ * inline, so the cx3 path compiles as it did before it had a second user.
+ */
+static __always_inline void cxb_tx_ring_doorbell(struct cxb_tx_ring *ring)
 {
+	if (ring->gen == CXB_GEN_CX5) {
+		cxb_mlx5_tx_doorbell(ring);
+		return;
+	}
 	/* WQEs and their owner bits must reach memory before the doorbell. */
 	wmb();
 #ifdef __BIG_ENDIAN
@@ -167,9 +168,10 @@ static void cxb_tx_drop(struct cxb_tx_ring *ring, struct sk_buff *skb)
 }
 
 /* Map the skb and write its data segments; false if a mapping failed. */
-static bool cxb_tx_map(struct cxb_tx_ring *ring, struct sk_buff *skb,
-		       struct cxb_tx_info *info, struct mlx4_wqe_data_seg *dseg,
-		       u32 headlen, u32 nr_frags)
+static __always_inline bool
+cxb_tx_map(struct cxb_tx_ring *ring, struct sk_buff *skb,
+	   struct cxb_tx_info *info, struct mlx4_wqe_data_seg *dseg,
+	   u32 headlen, u32 nr_frags)
 {
 	dma_addr_t dma;
 	u32 i;
@@ -218,7 +220,7 @@ static bool cxb_tx_map(struct cxb_tx_ring *ring, struct sk_buff *skb,
  * outstanding and rings itself, or completion sees the pending flag and
  * rings for everything posted so far.
  */
-static bool cxb_tx_defer_doorbell(struct cxb_tx_ring *ring)
+static __always_inline bool cxb_tx_defer_doorbell(struct cxb_tx_ring *ring)
 {
 	u32 bell = READ_ONCE(ring->prod_bell);
 
@@ -252,6 +254,8 @@ netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	__be32 srcrb, op_own;
 	bool inl;
 
+	if (ring->gen == CXB_GEN_CX5)
+		return cxb_mlx5_start_xmit(ring, skb);
 	prefetchw(&ring->txq->dql);
 
 	inl = skb->len <= ring->inline_max;
@@ -395,6 +399,22 @@ drop:
 	return NETDEV_TX_OK;
 }
 
+/* The shared ring discipline for the other generations' files
+ * (cxbell_tx_mlx5.c). Wrappers, so the cx3 path keeps its helpers
+ * static and inlined.
+ */
+bool cxb_tx_map_segs(struct cxb_tx_ring *ring, struct sk_buff *skb,
+		     struct cxb_tx_info *info, struct mlx4_wqe_data_seg *dseg,
+		     u32 headlen, u32 nr_frags)
+{
+	return cxb_tx_map(ring, skb, info, dseg, headlen, nr_frags);
+}
+
+bool cxb_tx_defer_doorbell_gen(struct cxb_tx_ring *ring)
+{
+	return cxb_tx_defer_doorbell(ring);
+}
+
 /* Ring a doorbell avoidance deferred, if any. Queue xmit lock held. */
 static bool cxb_tx_ring_deferred_locked(struct cxb_tx_ring *ring)
 {
@@ -449,17 +469,19 @@ bool cxb_tx_kick_stalled(struct cxb_tx_ring *ring)
 }
 
 /* Completion side of doorbell avoidance: ring for what xmit deferred. */
-static void cxb_tx_completion_doorbell(struct cxb_tx_ring *ring)
+static __always_inline void
+cxb_tx_completion_doorbell(struct cxb_tx_ring *ring)
 {
 	u32 bell, prod;
 	bool rang;
 
 	if (!READ_ONCE(ring->db_pending))
 		return;
-	if (READ_ONCE(ring->bf_on)) {
+	if (READ_ONCE(ring->bf_on) || ring->gen == CXB_GEN_CX5) {
 		/* xmit may sit between the owner bit and the BlueFlame copy of
 		 * a WQE: a doorbell now would announce it before its BF post.
-		 * Ring with xmit excluded instead.
+		 * Ring with xmit excluded instead. An mlx5 doorbell names the
+		 * last WQE xmit posted: the same.
 		 */
 		__netif_tx_lock(ring->txq, smp_processor_id());
 		rang = cxb_tx_ring_deferred_locked(ring);
@@ -553,6 +575,53 @@ static void cxb_tx_err_cqe(struct cxb_channel *ch, const struct mlx4_cqe *cqe,
 	cxb_schedule_reset(ch->priv);
 }
 
+/* After a completion walk of either generation freed @pkts packets up to
+ * @cons from @ncqe CQEs: record the CQ's consumer index (@ci, as the
+ * device wants it in @ci_rec), publish cons, feed BQL, wake the queue and
+ * ring what doorbell avoidance deferred. Returns true when all pending
+ * completions were handled.
+ */
+static __always_inline bool
+cxb_tx_complete_finish(struct cxb_tx_ring *ring, struct cxb_cq *cq, u32 ci,
+		       __be32 ci_rec, u32 ncqe, u32 cons, u32 pkts, u32 bytes,
+		       bool napi)
+{
+	cq->ci = ci;
+	*cq->db_rec = ci_rec;
+
+	u64_stats_update_begin(&ring->cstats_sync);
+	ring->cqes += ncqe;
+	u64_stats_update_end(&ring->cstats_sync);
+
+	/* xmit reads cons without the queue lock: publish it last. */
+	smp_store_release(&ring->cons, cons);
+	netdev_tx_completed_queue(ring->txq, pkts, bytes);
+
+	/* Pairs with the smp_mb() after the stop in either xmit. */
+	smp_mb();
+	if (unlikely(netif_tx_queue_stopped(ring->txq)) && napi &&
+	    cxb_tx_free(ring, READ_ONCE(ring->prod), cons) >=
+	    CXB_TX_WAKE_ROOM) {
+		netif_tx_wake_queue(ring->txq);
+		u64_stats_update_begin(&ring->cstats_sync);
+		ring->wake_queue++;
+		u64_stats_update_end(&ring->cstats_sync);
+	}
+	/* Only a poll that completed something rings a deferred doorbell. */
+	if (napi)
+		cxb_tx_completion_doorbell(ring);
+	return ncqe < CXB_TX_CQ_BUDGET;
+}
+
+/* The cx5 completion walk's copy of it (cxbell_tx_mlx5.c). */
+bool cxb_tx_complete_finish_gen(struct cxb_tx_ring *ring, struct cxb_cq *cq,
+				u32 ci, __be32 ci_rec, u32 ncqe, u32 cons,
+				u32 pkts, u32 bytes, bool napi)
+{
+	return cxb_tx_complete_finish(ring, cq, ci, ci_rec, ncqe, cons, pkts,
+				      bytes, napi);
+}
+
 /* Returns true when all pending TX completions were handled. @napi false:
  * the interface is going down, leave the queue stopped.
  */
@@ -598,37 +667,19 @@ static bool cxb_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 
 	if (!ncqe)
 		return true;
-
-	cq->ci = ci;
-	*cq->db_rec = cpu_to_be32(ci & CXB_MLX4_CI_MASK);
-
-	u64_stats_update_begin(&ring->cstats_sync);
-	ring->cqes += ncqe;
-	u64_stats_update_end(&ring->cstats_sync);
-
-	/* xmit reads cons without the queue lock: publish it last. */
-	smp_store_release(&ring->cons, cons);
-	netdev_tx_completed_queue(ring->txq, pkts, bytes);
-
-	/* Pairs with the smp_mb() after the stop in cxb_start_xmit(). */
-	smp_mb();
-	if (unlikely(netif_tx_queue_stopped(ring->txq)) && napi &&
-	    cxb_tx_free(ring, READ_ONCE(ring->prod), cons) >=
-	    CXB_TX_WAKE_ROOM) {
-		netif_tx_wake_queue(ring->txq);
-		u64_stats_update_begin(&ring->cstats_sync);
-		ring->wake_queue++;
-		u64_stats_update_end(&ring->cstats_sync);
-	}
-	/* Only a poll that completed something rings a deferred doorbell. */
-	if (napi)
-		cxb_tx_completion_doorbell(ring);
-	return ncqe < CXB_TX_CQ_BUDGET;
+	return cxb_tx_complete_finish(ring, cq, ci,
+				      cpu_to_be32(ci & CXB_MLX4_CI_MASK), ncqe,
+				      cons, pkts, bytes, napi);
 }
 
 /* Handle the completions a stopped device wrote. Queue disabled. */
 void cxb_tx_flush_completions(struct cxb_channel *ch)
 {
+	if (ch->tx.gen == CXB_GEN_CX5) {
+		while (!cxb_mlx5_tx_complete(ch, 0, false))
+			;
+		return;
+	}
 	while (!cxb_tx_complete(ch, 0, false))
 		;
 }
@@ -640,6 +691,10 @@ void cxb_tx_ring_drain(struct cxb_tx_ring *ring)
 {
 	u32 bytes = 0, pkts = 0;
 
+	if (ring->gen == CXB_GEN_CX5) {
+		cxb_mlx5_tx_ring_drain(ring);
+		return;
+	}
 	while (ring->cons != ring->prod) {
 		if (ring->tx_info[ring->cons & ring->size_mask].skb)
 			pkts++;
@@ -836,7 +891,10 @@ int cxb_napi_poll(struct napi_struct *napi, int budget)
 	int rx_done;
 
 	ch->polls++;
-	tx_done = cxb_tx_complete(ch, budget, true);
+	if (ch->tx.gen == CXB_GEN_CX5)
+		tx_done = cxb_mlx5_tx_complete(ch, budget, true);
+	else
+		tx_done = cxb_tx_complete(ch, budget, true);
 	if (unlikely(!budget))
 		return 0;
 

@@ -16,6 +16,8 @@
  *   cxbell_sim_rx.c       receive side: RSS, RX buffers, RX CQEs
  *   cxbell_sim_pkt.c      header parsing, checksums, RSS hash
  *   cxbell_sim_debugfs.c  counters and debugfs
+ *   cxbell_sim_mlx5.c     cx5 adapters: mlx5 send queues (see there); the
+ *                         rest of this comment describes cx3 send queues
  *
  * Register pages. Each port owns CXB_SIM_MAX_CHANNELS * CXB_SIM_UAR_PER_CH
  * UAR pages, each followed by its BlueFlame page. A UAR page belongs to at
@@ -136,6 +138,7 @@
 
 #include <cxbell/backend.h>
 #include "wqe/mlx4.h"
+#include "wqe/mlx5.h"
 
 #define CXB_SIM_MAX_PORTS	2
 #define CXB_SIM_MAX_CHANNELS	8
@@ -223,6 +226,8 @@ enum cxb_sim_cnt {
 	CXB_SIM_C_IRQS_LOST,		/* interrupts not raised */
 	CXB_SIM_C_DOORBELLS_LOST,	/* doorbells / BF writes ignored */
 	CXB_SIM_C_RX_NO_BUF,		/* frames that found no RX WQE */
+	CXB_SIM_C_MPW_WQES,		/* cx5: multi-packet WQEs executed */
+	CXB_SIM_C_MPW_PKTS,		/* cx5: packets they carried */
 	CXB_SIM_NR_CNT
 };
 
@@ -292,6 +297,7 @@ struct cxb_sim_cq {
 	struct cxb_sim_uar *uar;
 	u32 cqn;
 	u32 size;
+	unsigned int cqe_size;	/* 32: mlx4 CQEs, 64: mlx5 */
 	dma_addr_t buf_dma;
 	dma_addr_t db_dma;
 	u32 prod;		/* free-running CQE producer */
@@ -330,12 +336,15 @@ struct cxb_sim_sq {
 	struct cxb_sim_uar *uar;
 	u32 qpn;
 	u32 size;		/* TXBBs */
+	enum cxb_gen gen;
 	dma_addr_t buf_dma;
+	dma_addr_t db_dma;	/* cx5: doorbell record */
 	u32 announced;		/* TXBB index the device may execute up to */
 	u32 done;		/* next TXBB to execute */
 	bool dead;
 	bool error;		/* error CQE written: executes nothing more */
 	bool stranded_seen;
+	bool stranded_suspect;	/* cx5: seen once, see cxbell_sim_mlx5.c */
 	u32 stranded_idx;
 	bool stranded_cand;	/* seen at stranded_cand_idx since */
 	u32 stranded_cand_idx;
@@ -352,6 +361,12 @@ struct cxb_sim_sq {
 	unsigned int held_wire;	/* on the wire, padded */
 	struct cxb_sim_pkt held_pk;
 	u8 *frame;		/* CXB_SIM_FRAME_PAD + CXB_SIM_FRAME_MAX */
+	/* cx5: the WQE in @wqe whose frame is held; for a multi-packet
+	 * WQE its packets from @mpw_off on follow once the frame left.
+	 */
+	unsigned int mpw_off;	/* next packet segment, 0: none left */
+	unsigned int mpw_end;	/* DS * 16 */
+	unsigned int mpw_len;	/* bytes sent so far (CQE byte_cnt) */
 	union cxb_sim_wqe wqe;
 	/* BlueFlame copies not executed yet, in index order */
 	struct cxb_sim_bf *bf;	/* CXB_SIM_BF_PENDING */
@@ -415,6 +430,7 @@ struct cxb_sim_adapter {
 	struct list_head list;
 	u32 id;
 	unsigned int nports;
+	enum cxb_gen gen;	/* of every port */
 	struct cxb_sim_port *ports[CXB_SIM_MAX_PORTS];
 	u64 dma_mask;
 	struct xarray maps;	/* slot -> struct cxb_sim_map */
@@ -517,11 +533,22 @@ void cxb_sim_port_resume(struct cxb_sim_port *port);
 void cxb_sim_port_resume_peer(struct cxb_sim_port *port);
 void cxb_sim_port_pause_init(struct cxb_sim_port *port);
 void cxb_sim_port_pause_stop(struct cxb_sim_port *port);
+bool cxb_sim_sq_wire(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass);
+void cxb_sim_sq_kick(struct cxb_sim_sq *sq);
+
+/* cxbell_sim_mlx5.c */
+void cxb_sim_mlx5_send_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
+			  const void *reg);
+void cxb_sim_mlx5_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass);
+bool cxb_sim_mlx5_resume(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass);
+void cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq);
 
 /* cxbell_sim_cq.c */
 bool cxb_sim_cq_room(struct cxb_sim_cq *cq);
 int cxb_sim_cq_post(struct cxb_sim_cq *cq, struct mlx4_cqe *cqe,
 		    struct cxb_sim_pass *pass);
+int cxb_sim_cq_post64(struct cxb_sim_cq *cq, struct mlx5_cqe64 *cqe,
+		      struct cxb_sim_pass *pass);
 void cxb_sim_cq_arm(struct cxb_sim_cq *cq, u32 ci);
 void cxb_sim_pass_end(struct cxb_sim_pass *pass);
 void cxb_sim_cq_put(struct cxb_sim_cq *cq);

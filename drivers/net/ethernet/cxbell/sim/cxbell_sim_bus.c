@@ -2,7 +2,9 @@
 /*
  * cxbell_sim bus: adapters and their ports.
  *
- *   echo "ID [NPORTS]" > /sys/bus/cxbell_sim/new_device   (NPORTS 1..2, 2)
+ *   echo "ID [NPORTS [GEN]]" > /sys/bus/cxbell_sim/new_device
+ *	NPORTS 1..2 (2), GEN the descriptor generation: cx3 (mlx4, the
+ *	default) or cx5 (mlx5 send queues, see cxbell_sim_mlx5.c)
  *   echo "ID" > /sys/bus/cxbell_sim/del_device
  *
  * Adapter ID is device "cxbell_sim<ID>" on bus "cxbell_sim", with its own
@@ -11,6 +13,7 @@
  * cabled back to back.
  */
 #include <linux/auxiliary_bus.h>
+#include <linux/ctype.h>
 #include <linux/device.h>
 #include <linux/etherdevice.h>
 #include <linux/list.h>
@@ -71,12 +74,13 @@ static int cxb_sim_port_add(struct cxb_sim_adapter *ad, unsigned int index)
 	cadev = &port->cadev;
 	cadev->ops = &cxb_sim_backend_ops;
 	cadev->dma_dev = &ad->dev;
-	cadev->gen = CXB_GEN_CX3;
+	cadev->gen = ad->gen;
 	cadev->port = index;
 	cadev->max_channels = CXB_SIM_MAX_CHANNELS;
 	cadev->max_mtu = CXB_SIM_MAX_MTU;
 	cadev->lkey = cpu_to_be32(CXB_SIM_LKEY);
-	cadev->bf_size = CXB_SIM_BF_SIZE;
+	/* mlx5 send queues take 64-bit doorbells, no BlueFlame WQEs */
+	cadev->bf_size = ad->gen == CXB_GEN_CX5 ? 0 : CXB_SIM_BF_SIZE;
 	cadev->mac[0] = 0x02;		/* locally administered */
 	cadev->mac[1] = 0xcb;
 	cadev->mac[2] = ad->id >> 8;
@@ -150,7 +154,8 @@ static void cxb_sim_adapter_del(struct cxb_sim_adapter *ad)
 	device_unregister(&ad->dev);
 }
 
-static int cxb_sim_adapter_new(u32 id, unsigned int nports)
+static int cxb_sim_adapter_new(u32 id, unsigned int nports,
+			       enum cxb_gen gen)
 {
 	struct cxb_sim_adapter *ad;
 	unsigned int i;
@@ -161,6 +166,7 @@ static int cxb_sim_adapter_new(u32 id, unsigned int nports)
 		return -ENOMEM;
 	ad->id = id;
 	ad->nports = nports;
+	ad->gen = gen;
 	ad->engine = CXB_SIM_ENGINE_INLINE;
 	ad->cable = true;
 	mutex_init(&ad->lock);
@@ -230,13 +236,40 @@ static int cxb_sim_parse(const char *buf, size_t count, unsigned int *val,
 	return n ? n : -EINVAL;
 }
 
+/* A trailing generation token ("cx3", "cx5") of @buf: its generation,
+ * and @count cut to what precedes it.
+ */
+static enum cxb_gen cxb_sim_parse_gen(const char *buf, size_t *count)
+{
+	size_t n = *count;
+
+	while (n && isspace(buf[n - 1]))
+		n--;
+	if (n < 3 || strncmp(buf + n - 3, "cx", 2) ||
+	    (n > 3 && !isspace(buf[n - 4])))
+		return CXB_GEN_CX3;
+	*count = n - 3;
+	switch (buf[n - 1]) {
+	case '3':
+		return CXB_GEN_CX3;
+	case '5':
+		return CXB_GEN_CX5;
+	}
+	return 0;
+}
+
 static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 				size_t count)
 {
 	unsigned int val[2] = { 0, CXB_SIM_MAX_PORTS };
+	size_t len = count;
+	enum cxb_gen gen;
 	int n, err;
 
-	n = cxb_sim_parse(buf, count, val, ARRAY_SIZE(val));
+	gen = cxb_sim_parse_gen(buf, &len);
+	if (!gen)
+		return -EINVAL;
+	n = cxb_sim_parse(buf, len, val, ARRAY_SIZE(val));
 	if (n < 0)
 		return n;
 	if (val[0] > CXB_SIM_MAX_ID || !val[1] || val[1] > CXB_SIM_MAX_PORTS)
@@ -248,7 +281,7 @@ static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 	else if (cxb_sim_adapter_find(val[0]))
 		err = -EEXIST;
 	else
-		err = cxb_sim_adapter_new(val[0], val[1]);
+		err = cxb_sim_adapter_new(val[0], val[1], gen);
 	mutex_unlock(&cxb_sim_lock);
 	return err ? err : count;
 }

@@ -161,6 +161,56 @@ out:
 	return err;
 }
 
+/* Write the mlx5 CQE @cqe (owner bit filled in here) at the producer
+ * index of a CQ of 64-byte entries, as cxb_sim_cq_post() does: body
+ * first, then the last 16 bytes holding op_own.
+ */
+int cxb_sim_cq_post64(struct cxb_sim_cq *cq, struct mlx5_cqe64 *cqe,
+		      struct cxb_sim_pass *pass)
+{
+	const size_t head = CXB_MLX5_CQE_SIZE - 16;
+	struct cxb_sim_port *port = cq->port;
+	unsigned long flags;
+	dma_addr_t addr;
+	int err = 0;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	if (cq->dead || cq->cqe_size != CXB_MLX5_CQE_SIZE) {
+		err = -ENODEV;
+		cxb_sim_violation(port, "mlx5 CQE for CQ %#x: destroyed or %u-byte CQEs",
+				  cq->cqn, cq->cqe_size);
+		goto out;
+	}
+	if (!cxb_sim_cq_room_locked(cq)) {
+		err = -ENOSPC;
+		cxb_sim_violation(port, "CQ %#x overflow (prod %u ci %u size %u)",
+				  cq->cqn, cq->prod, cq->ci, cq->size);
+		goto out;
+	}
+	if (cq->prod & cq->size)
+		cqe->op_own |= MLX5_CQE_OWNER_MASK;
+	else
+		cqe->op_own &= ~MLX5_CQE_OWNER_MASK;
+	addr = cq->buf_dma + (dma_addr_t)(cq->prod & (cq->size - 1)) *
+			     CXB_MLX5_CQE_SIZE;
+	err = cxb_sim_dma_write(port, addr, cqe, head, CXB_SIM_PCIE_NONE);
+	if (err)
+		goto out;
+	dma_wmb();
+	err = cxb_sim_dma_write(port, addr + head, (u8 *)cqe + head,
+				sizeof(*cqe) - head, CXB_SIM_PCIE_NONE);
+	if (err)
+		goto out;
+	cxb_sim_pcie_write(port, CXB_SIM_PCIE_CQE, sizeof(*cqe));
+	cq->prod++;
+	cxb_sim_inc(port, CXB_SIM_C_CQES_WRITTEN);
+out:
+	spin_unlock_irqrestore(&cq->lock, flags);
+	if (!err)
+		cxb_sim_pass_irq(pass, cq);
+	return err;
+}
+
 /* CQ doorbell: arm for the next completion. If completions past @ci are
  * already written, fire right away so no wakeup is lost.
  */

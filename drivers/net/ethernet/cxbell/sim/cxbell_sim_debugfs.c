@@ -71,6 +71,8 @@ static const char * const cxb_sim_cnt_names[CXB_SIM_NR_CNT] = {
 	[CXB_SIM_C_IRQS_LOST]		= "irqs_lost",
 	[CXB_SIM_C_DOORBELLS_LOST]	= "doorbells_lost",
 	[CXB_SIM_C_RX_NO_BUF]		= "rx_no_buf",
+	[CXB_SIM_C_MPW_WQES]		= "mpwqe_wqes",
+	[CXB_SIM_C_MPW_PKTS]		= "mpwqe_pkts",
 };
 
 static struct dentry *cxb_sim_droot;

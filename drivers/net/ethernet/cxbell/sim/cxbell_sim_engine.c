@@ -212,7 +212,7 @@ static void cxb_sim_pause_timer_start(struct cxb_sim_port *port)
 /* Put the frame held in @frame on the wire. False if the peer pushed it
  * back: the engine is paused (again) with the frame held.
  */
-static bool cxb_sim_sq_wire(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
+bool cxb_sim_sq_wire(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
 {
 	struct cxb_sim_port *port = sq->port;
 	struct cxb_sim_port *peer = cxb_sim_peer(port);
@@ -333,6 +333,8 @@ static bool cxb_sim_sq_unpause(struct cxb_sim_sq *sq,
 	sq->paused = false;
 	atomic_dec(&sq->port->paused_sqs);
 	sq->last_active = jiffies;
+	if (sq->gen == CXB_GEN_CX5)
+		return cxb_sim_mlx5_resume(sq, pass);
 	if (sq->held_cqe)
 		cxb_sim_sq_complete(sq, sq->held_idx, sq->held_len, pass);
 	return true;
@@ -380,6 +382,10 @@ static void cxb_sim_sq_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
 	u32 idx = sq->done, n;
 	struct cxb_sim_bf *bf;
 
+	if (sq->gen == CXB_GEN_CX5) {
+		cxb_sim_mlx5_exec(sq, pass);
+		return;
+	}
 	sq->last_active = jiffies;
 	bf = cxb_sim_bf_take(sq, idx);
 	if (bf) {
@@ -586,7 +592,7 @@ void cxb_sim_sq_init(struct cxb_sim_sq *sq)
 /* Execute what was announced, now or in the work item; a paused engine
  * waits for a resume trigger.
  */
-static void cxb_sim_sq_kick(struct cxb_sim_sq *sq)
+void cxb_sim_sq_kick(struct cxb_sim_sq *sq)
 {
 	if (sq->paused || sq->error || sq->done == sq->announced)
 		return;
@@ -774,6 +780,10 @@ static void cxb_sim_sq_check_stranded(struct cxb_sim_sq *sq)
 	struct mlx4_wqe_ctrl_seg ctrl;
 	u32 idx = sq->announced;
 
+	if (sq->gen == CXB_GEN_CX5) {
+		cxb_sim_mlx5_check_stranded(sq);
+		return;
+	}
 	/* a paused engine holds WQEs back: its queue is not idle */
 	if (sq->dead || sq->paused || sq->error || sq->done != idx ||
 	    time_before(jiffies, sq->last_active + idle) ||

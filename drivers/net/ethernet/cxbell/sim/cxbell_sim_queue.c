@@ -171,12 +171,12 @@ static int cxb_sim_cq_create(struct cxb_adev *cadev,
 	int err;
 
 	if (!p->log_entries || p->log_entries > CXB_SIM_CQ_LOG_MAX ||
-	    p->cqe_size != CXB_MLX4_CQE_SIZE ||
+	    (p->cqe_size != CXB_MLX4_CQE_SIZE &&
+	     (cadev->gen != CXB_GEN_CX5 || p->cqe_size != CXB_MLX5_CQE_SIZE)) ||
 	    p->channel >= cadev->max_channels || !p->comp)
 		return -EINVAL;
 	size = 1U << p->log_entries;
-	if (!cxb_sim_dma_mapped(ad, p->buf_dma, size * CXB_MLX4_CQE_SIZE,
-				true) ||
+	if (!cxb_sim_dma_mapped(ad, p->buf_dma, size * p->cqe_size, true) ||
 	    !cxb_sim_dma_mapped(ad, p->db_dma, 2 * sizeof(__be32), false)) {
 		dev_err(&cadev->adev.dev, "CQ ring or doorbell record not mapped\n");
 		return -EINVAL;
@@ -189,6 +189,7 @@ static int cxb_sim_cq_create(struct cxb_adev *cadev,
 	kref_init(&cq->ref);
 	cq->port = port;
 	cq->size = size;
+	cq->cqe_size = p->cqe_size;
 	cq->buf_dma = p->buf_dma;
 	cq->db_dma = p->db_dma;
 	cq->comp = p->comp;
@@ -284,6 +285,11 @@ static int cxb_sim_sq_create(struct cxb_adev *cadev,
 		dev_err(&cadev->adev.dev, "send ring not mapped\n");
 		return -EINVAL;
 	}
+	if (cadev->gen == CXB_GEN_CX5 &&
+	    !cxb_sim_dma_mapped(ad, p->db_dma, sizeof(__be32), false)) {
+		dev_err(&cadev->adev.dev, "send doorbell record not mapped\n");
+		return -EINVAL;
+	}
 
 	sq = kzalloc(sizeof(*sq), GFP_KERNEL);
 	if (!sq)
@@ -297,13 +303,21 @@ static int cxb_sim_sq_create(struct cxb_adev *cadev,
 	cxb_sim_sq_init(sq);
 	sq->port = port;
 	sq->size = 1U << p->log_entries;
+	sq->gen = cadev->gen;
 	sq->buf_dma = p->buf_dma;
+	sq->db_dma = p->db_dma;
 
 	mutex_lock(&ad->lock);
 	sq->cq = cxb_sim_cq_get(ad, p->cqn);
 	if (!sq->cq) {
 		err = -ENOENT;
 		goto err_unlock;
+	}
+	/* send CQEs of the queue's generation */
+	if (sq->cq->cqe_size != (sq->gen == CXB_GEN_CX5 ? CXB_MLX5_CQE_SIZE :
+				 CXB_MLX4_CQE_SIZE)) {
+		err = -EINVAL;
+		goto err_put;
 	}
 	uar = cxb_sim_uar_get(port, p->channel, true);
 	if (!uar) {
@@ -320,9 +334,16 @@ static int cxb_sim_sq_create(struct cxb_adev *cadev,
 	mutex_unlock(&ad->lock);
 
 	hw->qpn = sq->qpn;
-	hw->db_reg = cxb_sim_uar_reg(port, uar, CXB_MLX4_SEND_DB);
-	hw->bf_reg = cxb_sim_uar_reg(port, uar, PAGE_SIZE + CXB_SIM_BF_OFFSET);
-	hw->bf_size = CXB_SIM_BF_SIZE;
+	if (sq->gen == CXB_GEN_CX5) {
+		hw->db_reg = cxb_sim_uar_reg(port, uar, CXB_MLX5_DB_OFFSET);
+		hw->bf_reg = NULL;
+		hw->bf_size = 0;
+	} else {
+		hw->db_reg = cxb_sim_uar_reg(port, uar, CXB_MLX4_SEND_DB);
+		hw->bf_reg = cxb_sim_uar_reg(port, uar,
+					     PAGE_SIZE + CXB_SIM_BF_OFFSET);
+		hw->bf_size = CXB_SIM_BF_SIZE;
+	}
 	hw->priv = sq;
 	return 0;
 
@@ -591,7 +612,12 @@ static void cxb_sim_mmio_notify(struct cxb_adev *cadev, void __iomem *reg,
 	rcu_read_lock();
 	if (page & 1)
 		cxb_sim_bf_write(port, uar, base + PAGE_SIZE, page_off, len);
-	else if (page_off == CXB_MLX4_SEND_DB && len == sizeof(__be32))
+	else if (cadev->gen == CXB_GEN_CX5 && len == sizeof(u64) &&
+		 (page_off == CXB_MLX5_DB_OFFSET ||
+		  page_off == CXB_MLX5_DB_OFFSET + CXB_MLX5_DB_ALT))
+		cxb_sim_mlx5_send_db(port, uar, base + page_off);
+	else if (page_off == CXB_MLX4_SEND_DB && len == sizeof(__be32) &&
+		 cadev->gen != CXB_GEN_CX5)
 		cxb_sim_send_db(port, uar, base);
 	else if (page_off == CXB_MLX4_CQ_DB && len == 2 * sizeof(__be32))
 		cxb_sim_cq_db(port, uar, base);

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cxbell_mlx4: mlx4_core client offering ConnectX-3 Ethernet ports to the
+ * cxbell core.
+ *
+ * On add() (an adapter under mlx4_core) it allocates the adapter's PD, MR
+ * and UAR and creates one "cxbell_mlx4.port" auxiliary device per Ethernet
+ * port that no other Ethernet client (mlx4_en) drives; the cxbell core
+ * binds it and creates the netdev. Port up/down events reach the core as
+ * link changes. remove() deletes the ports (the core unbinds first) and
+ * frees the adapter's resources.
+ */
+#include <linux/etherdevice.h>
+#include <linux/idr.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include "cxbell_mlx4.h"
+#include "cxbell_mlx4_compat.h"
+
+static DEFINE_IDA(cxb_mlx4_ida);
+
+static void cxb_mlx4_port_release(struct device *d)
+{
+	struct auxiliary_device *adev = to_auxiliary_dev(d);
+	struct cxb_mlx4_port *port = to_cxb_mlx4_port(to_cxb_adev(adev));
+
+	ida_free(&cxb_mlx4_ida, adev->id);
+	mutex_destroy(&port->lock);
+	kfree(port);
+}
+
+static unsigned int cxb_mlx4_port_channels(struct mlx4_dev *dev, u8 num)
+{
+	unsigned int n = min(mlx4_get_eqs_per_port(dev, num),
+			     CXB_MLX4_MAX_CHANNELS);
+
+	return n ? rounddown_pow_of_two(n) : 1;
+}
+
+static int cxb_mlx4_port_add(struct cxb_mlx4_dev *mdev, u8 num)
+{
+	struct mlx4_dev *dev = mdev->dev;
+	struct cxb_mlx4_port *port;
+	struct auxiliary_device *adev;
+	int err, id;
+
+	port = kzalloc(sizeof(*port), GFP_KERNEL);
+	if (!port)
+		return -ENOMEM;
+	port->mdev = mdev;
+	port->num = num;
+	mutex_init(&port->lock);
+	spin_lock_init(&port->link_lock);
+	port->rss_state = MLX4_QP_STATE_RST;
+	port->mtu = ETH_DATA_LEN;
+	u64_to_ether_addr(dev->caps.def_mac[num], port->mac);
+
+	err = cxb_mlx4_port_res_init(port);
+	if (err) {
+		mutex_destroy(&port->lock);
+		kfree(port);
+		return err;
+	}
+	id = ida_alloc(&cxb_mlx4_ida, GFP_KERNEL);
+	if (id < 0) {
+		err = id;
+		goto err_res;
+	}
+
+	port->cadev.ops = &cxb_mlx4_ops;
+	port->cadev.dma_dev = &dev->persist->pdev->dev;
+	port->cadev.gen = CXB_GEN_CX3;
+	port->cadev.port = num - 1;
+	port->cadev.max_channels = cxb_mlx4_port_channels(dev, num);
+	port->cadev.max_mtu = cxb_mlx4_max_mtu(dev->caps.eth_mtu_cap[num]);
+	port->cadev.lkey = cpu_to_be32(mdev->mr.key);
+	port->cadev.bf_size = dev->caps.bf_reg_size ?
+			      cxb_mlx4_bf_buf_size(dev->caps.bf_reg_size) : 0;
+	ether_addr_copy(port->cadev.mac, port->mac);
+
+	adev = &port->cadev.adev;
+	adev->name = CXB_ADEV_NAME;
+	adev->id = id;
+	adev->dev.parent = &dev->persist->pdev->dev;
+	adev->dev.release = cxb_mlx4_port_release;
+	err = auxiliary_device_init(adev);
+	if (err) {
+		ida_free(&cxb_mlx4_ida, id);
+		goto err_res;
+	}
+	/* From here on the release callback frees the port. */
+	err = auxiliary_device_add(adev);
+	if (err) {
+		cxb_mlx4_port_res_cleanup(port);
+		auxiliary_device_uninit(adev);
+		return err;
+	}
+	mdev->port[num] = port;
+	return 0;
+
+err_res:
+	cxb_mlx4_port_res_cleanup(port);
+	mutex_destroy(&port->lock);
+	kfree(port);
+	return err;
+}
+
+static void cxb_mlx4_port_del(struct cxb_mlx4_dev *mdev, u8 num)
+{
+	struct cxb_mlx4_port *port = mdev->port[num];
+
+	/* The core unbinds (closes, destroys its queues) in here. */
+	auxiliary_device_delete(&port->cadev.adev);
+	mdev->port[num] = NULL;
+	cxb_mlx4_port_res_cleanup(port);
+	auxiliary_device_uninit(&port->cadev.adev);
+}
+
+static void cxb_mlx4_remove(struct mlx4_dev *dev, void *ctx)
+{
+	struct cxb_mlx4_dev *mdev = ctx;
+	int i;
+
+	for (i = 1; i <= MLX4_MAX_PORTS; i++)
+		if (mdev->port[i])
+			cxb_mlx4_port_del(mdev, i);
+	cxb_mlx4_dev_res_cleanup(mdev);
+	kfree(mdev);
+}
+
+/* Why cxbell cannot drive this adapter at all; NULL if it can. */
+static const char *cxb_mlx4_unsupported(struct mlx4_dev *dev)
+{
+	if (mlx4_is_slave(dev))
+		return "SR-IOV virtual functions are not supported";
+	/* The core parses 32-byte CQEs. */
+	if (dev->caps.cqe_size != CXB_MLX4_CQE_SIZE)
+		return "64-byte CQEs are enabled (load mlx4_core with enable_64b_cqe_eqe=0)";
+	return NULL;
+}
+
+static void *cxb_mlx4_add(struct mlx4_dev *dev)
+{
+	struct device *d = &dev->persist->pdev->dev;
+	struct cxb_mlx4_dev *mdev;
+	const char *why;
+	int i, err, nports = 0;
+
+	why = cxb_mlx4_unsupported(dev);
+	if (why) {
+		dev_info(d, CXB_MLX4_DRV ": %s, not using this adapter\n", why);
+		return NULL;
+	}
+	mdev = kzalloc(sizeof(*mdev), GFP_KERNEL);
+	if (!mdev)
+		return NULL;
+	mdev->dev = dev;
+	err = cxb_mlx4_dev_res_init(mdev);
+	if (err) {
+		dev_err(d, CXB_MLX4_DRV ": adapter resources: %d\n", err);
+		kfree(mdev);
+		return NULL;
+	}
+
+	mlx4_foreach_port(i, dev, MLX4_PORT_TYPE_ETH) {
+		if (cxb_mlx4_port_taken(dev, i)) {
+			dev_info(d, CXB_MLX4_DRV ": port %d is driven by another Ethernet driver (mlx4_en?), skipping it; 'modprobe -r mlx4_en' first to use cxbell\n",
+				 i);
+			continue;
+		}
+		err = cxb_mlx4_port_add(mdev, i);
+		if (err) {
+			dev_err(d, CXB_MLX4_DRV ": port %d: %d\n", i, err);
+			continue;
+		}
+		nports++;
+	}
+	if (!nports) {
+		cxb_mlx4_dev_res_cleanup(mdev);
+		kfree(mdev);
+		return NULL;
+	}
+	dev_info(d, CXB_MLX4_DRV ": %d Ethernet port(s) offered to cxbell\n",
+		 nports);
+	return mdev;
+}
+
+static void cxb_mlx4_event(struct mlx4_dev *dev, void *ctx,
+			   enum mlx4_dev_event event, unsigned long param)
+{
+	struct cxb_mlx4_dev *mdev = ctx;
+	int i;
+
+	switch (event) {
+	case MLX4_DEV_EVENT_PORT_UP:
+	case MLX4_DEV_EVENT_PORT_DOWN:
+		if (param < 1 || param > MLX4_MAX_PORTS || !mdev->port[param])
+			return;
+		cxb_mlx4_port_link_event(mdev->port[param],
+					 event == MLX4_DEV_EVENT_PORT_UP);
+		break;
+	case MLX4_DEV_EVENT_CATASTROPHIC_ERROR:
+		for (i = 1; i <= MLX4_MAX_PORTS; i++)
+			if (mdev->port[i])
+				cxb_mlx4_port_link_event(mdev->port[i], false);
+		break;
+	default:
+		break;
+	}
+}
+
+static const struct cxb_mlx4_client cxb_mlx4_client = {
+	.add	= cxb_mlx4_add,
+	.remove	= cxb_mlx4_remove,
+	.event	= cxb_mlx4_event,
+};
+
+static int __init cxb_mlx4_init(void)
+{
+	return cxb_mlx4_client_register(&cxb_mlx4_client);
+}
+
+static void __exit cxb_mlx4_exit(void)
+{
+	cxb_mlx4_client_unregister();
+	ida_destroy(&cxb_mlx4_ida);
+}
+
+module_init(cxb_mlx4_init);
+module_exit(cxb_mlx4_exit);
+
+MODULE_DESCRIPTION("cxbell backend for ConnectX-3 (mlx4_core client)");
+MODULE_LICENSE("GPL");
+MODULE_SOFTDEP("pre: cxbell");

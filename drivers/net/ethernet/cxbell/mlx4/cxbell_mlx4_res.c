@@ -1,0 +1,698 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cxbell_mlx4: hardware objects behind the backend operations.
+ *
+ * What mlx4_en sets up for a port, with mlx4_core's exported calls: a PD,
+ * a memory region and a UAR page per adapter; per port a reserved range of
+ * receive QPNs, the MAC registration, an RSS indirection QP over the live
+ * receive QPs, unicast and broadcast steering to it, SET_PORT (QPN
+ * calculation, MTU) and INIT_PORT/CLOSE_PORT; per channel CQs on EQ
+ * vectors, a send QP with a BlueFlame register and a receive QP, all
+ * taken RST -> INIT -> RTR -> RTS over the core's ring memory.
+ */
+#include <linux/etherdevice.h>
+#include <linux/io.h>
+#include <linux/mlx4/cmd.h>
+#include <linux/slab.h>
+
+#include "cxbell_mlx4.h"
+
+/* ---- Adapter ----------------------------------------------------------- */
+
+int cxb_mlx4_dev_res_init(struct cxb_mlx4_dev *mdev)
+{
+	struct mlx4_dev *dev = mdev->dev;
+	int err;
+
+	err = mlx4_pd_alloc(dev, &mdev->pdn);
+	if (err)
+		return err;
+	err = mlx4_uar_alloc(dev, &mdev->uar);
+	if (err)
+		goto err_pd;
+	mdev->uar_map = ioremap(mdev->uar.pfn << PAGE_SHIFT, PAGE_SIZE);
+	if (!mdev->uar_map) {
+		err = -ENOMEM;
+		goto err_uar;
+	}
+	err = mlx4_mr_alloc(dev, mdev->pdn, 0, ~0ULL,
+			    MLX4_PERM_LOCAL_WRITE | MLX4_PERM_LOCAL_READ, 0, 0,
+			    &mdev->mr);
+	if (err)
+		goto err_map;
+	err = mlx4_mr_enable(dev, &mdev->mr);
+	if (err)
+		goto err_mr;
+	return 0;
+
+err_mr:
+	mlx4_mr_free(dev, &mdev->mr);
+err_map:
+	iounmap(mdev->uar_map);
+err_uar:
+	mlx4_uar_free(dev, &mdev->uar);
+err_pd:
+	mlx4_pd_free(dev, mdev->pdn);
+	return err;
+}
+
+void cxb_mlx4_dev_res_cleanup(struct cxb_mlx4_dev *mdev)
+{
+	struct mlx4_dev *dev = mdev->dev;
+
+	mlx4_mr_free(dev, &mdev->mr);
+	iounmap(mdev->uar_map);
+	mlx4_uar_free(dev, &mdev->uar);
+	mlx4_pd_free(dev, mdev->pdn);
+}
+
+/* ---- Port -------------------------------------------------------------- */
+
+int cxb_mlx4_port_res_init(struct cxb_mlx4_port *port)
+{
+	struct mlx4_dev *dev = port->mdev->dev;
+	int err;
+
+	netdev_rss_key_fill(port->rss_key, sizeof(port->rss_key));
+	err = mlx4_alloc_hwq_res(dev, &port->res, PAGE_SIZE);
+	if (err)
+		return err;
+	err = mlx4_qp_reserve_range(dev, CXB_MLX4_MAX_CHANNELS,
+				    CXB_MLX4_MAX_CHANNELS, &port->rx_base, 0,
+				    MLX4_RES_USAGE_DRIVER);
+	if (err)
+		mlx4_free_hwq_res(dev, &port->res, PAGE_SIZE);
+	return err;
+}
+
+void cxb_mlx4_port_res_cleanup(struct cxb_mlx4_port *port)
+{
+	mlx4_qp_release_range(port->mdev->dev, port->rx_base,
+			      CXB_MLX4_MAX_CHANNELS);
+	mlx4_free_hwq_res(port->mdev->dev, &port->res, PAGE_SIZE);
+}
+
+/* The port's link state as the firmware reports it (QUERY_PORT). */
+static bool cxb_mlx4_query_link(struct cxb_mlx4_port *port)
+{
+	struct mlx4_dev *dev = port->mdev->dev;
+	struct mlx4_cmd_mailbox *mailbox;
+	bool up = false;
+
+	mailbox = mlx4_alloc_cmd_mailbox(dev);
+	if (IS_ERR(mailbox))
+		return false;
+	if (!mlx4_cmd_box(dev, 0, mailbox->dma, port->num, 0,
+			  MLX4_CMD_QUERY_PORT, MLX4_CMD_TIME_CLASS_B,
+			  MLX4_CMD_WRAPPED))
+		up = cxb_mlx4_query_port_link_up(mailbox->buf);
+	mlx4_free_cmd_mailbox(dev, mailbox);
+	return up;
+}
+
+void cxb_mlx4_port_link_event(struct cxb_mlx4_port *port, bool up)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&port->link_lock, flags);
+	port->link_up = up;
+	if (port->link_cb)
+		port->link_cb(port->link_ctx);
+	spin_unlock_irqrestore(&port->link_lock, flags);
+}
+
+static void cxb_mlx4_qp_event(struct mlx4_qp *qp, enum mlx4_event type)
+{
+	pr_warn_ratelimited(CXB_MLX4_DRV ": QP 0x%x: async event %d\n",
+			    qp->qpn, type);
+}
+
+static void cxb_mlx4_qpc_cfg_init(struct cxb_mlx4_port *port,
+				  struct cxb_mlx4_qpc_cfg *cfg, u32 qpn,
+				  u32 cqn)
+{
+	struct mlx4_dev *dev = port->mdev->dev;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->qpn = qpn;
+	cfg->cqn = cqn;
+	cfg->pdn = port->mdev->pdn;
+	cfg->uar_index = mlx4_to_hw_uar_index(dev, port->mdev->uar.index);
+	cfg->port = port->num;
+	cfg->counter_index = mlx4_get_default_counter_index(dev, port->num);
+	cfg->db_dma = port->res.db.dma;
+}
+
+/* Register the core's contiguous ring at @dma (@size bytes) with an MTT. */
+static int cxb_mlx4_mtt_map(struct mlx4_dev *dev, struct mlx4_mtt *mtt,
+			    dma_addr_t dma, size_t size)
+{
+	unsigned int n = cxb_mlx4_mtt_npages(size, PAGE_SHIFT);
+	u64 *list;
+	int err;
+
+	list = kcalloc(n, sizeof(*list), GFP_KERNEL);
+	if (!list)
+		return -ENOMEM;
+	cxb_mlx4_mtt_fill(list, dma, size, PAGE_SHIFT);
+	err = mlx4_mtt_init(dev, n, PAGE_SHIFT, mtt);
+	if (!err) {
+		err = mlx4_write_mtt(dev, mtt, 0, n, list);
+		if (err)
+			mlx4_mtt_cleanup(dev, mtt);
+	}
+	kfree(list);
+	return err;
+}
+
+static void cxb_mlx4_qp_destroy(struct mlx4_dev *dev, struct mlx4_qp *qp,
+				enum mlx4_qp_state *state)
+{
+	if (*state != MLX4_QP_STATE_RST)
+		mlx4_qp_modify(dev, NULL, *state, MLX4_QP_STATE_RST, NULL, 0, 0,
+			       qp);
+	*state = MLX4_QP_STATE_RST;
+	mlx4_qp_remove(dev, qp);
+	mlx4_qp_free(dev, qp);
+}
+
+/* Point the RSS QP at the receive QPs that exist now (channels 0..n-1,
+ * the largest power of two of them). Port lock held, port open.
+ */
+static int cxb_mlx4_rss_apply(struct cxb_mlx4_port *port)
+{
+	struct mlx4_dev *dev = port->mdev->dev;
+	struct mlx4_qp_context *ctx;
+	struct cxb_mlx4_qpc_cfg cfg;
+	unsigned int live = 0;
+	int err;
+
+	while (live < CXB_MLX4_MAX_CHANNELS && port->rq[live])
+		live++;
+	if (port->rss_state != MLX4_QP_STATE_RST) {
+		mlx4_qp_modify(dev, NULL, port->rss_state, MLX4_QP_STATE_RST,
+			       NULL, 0, 0, &port->rss_qp);
+		port->rss_state = MLX4_QP_STATE_RST;
+	}
+	if (!live)
+		return 0;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	cxb_mlx4_qpc_cfg_init(port, &cfg, port->rss_qpn, port->rq[0]->cqn);
+	cxb_mlx4_rss_qpc(ctx, &cfg, port->rx_base, cxb_mlx4_rss_log_n(live),
+			 port->rss_key);
+	err = mlx4_qp_to_ready(dev, &port->res.mtt, ctx, &port->rss_qp,
+			       &port->rss_state);
+	kfree(ctx);
+	if (err) {
+		dev_err(&port->cadev.adev.dev,
+			"RSS QP 0x%x to ready failed: %d\n", port->rss_qpn, err);
+		if (port->rss_state != MLX4_QP_STATE_RST)
+			mlx4_qp_modify(dev, NULL, port->rss_state,
+				       MLX4_QP_STATE_RST, NULL, 0, 0,
+				       &port->rss_qp);
+		port->rss_state = MLX4_QP_STATE_RST;
+	}
+	return err;
+}
+
+/* Unicast steering of the port's MAC to the RSS QP (B0 or
+ * device-managed; A0 steers by the MAC table's own QPN).
+ */
+static int cxb_mlx4_uc_steer_add(struct cxb_mlx4_port *port)
+{
+	struct mlx4_dev *dev = port->mdev->dev;
+	struct mlx4_spec_list spec = {};
+	struct mlx4_net_trans_rule rule = {
+		.queue_mode = MLX4_NET_TRANS_Q_FIFO,
+		.exclusive = 0,
+		.allow_loopback = 1,
+		.promisc_mode = MLX4_FS_REGULAR,
+		.priority = MLX4_DOMAIN_NIC,
+	};
+	u8 gid[16];
+
+	switch (dev->caps.steering_mode) {
+	case MLX4_STEERING_MODE_B0:
+		cxb_mlx4_steer_gid(gid, port->mac, port->num);
+		return mlx4_unicast_attach(dev, &port->rss_qp, gid, 0,
+					   MLX4_PROT_ETH);
+	case MLX4_STEERING_MODE_DEVICE_MANAGED:
+		rule.port = port->num;
+		rule.qpn = port->rss_qpn;
+		INIT_LIST_HEAD(&rule.list);
+		spec.id = MLX4_NET_TRANS_RULE_ID_ETH;
+		ether_addr_copy(spec.eth.dst_mac, port->mac);
+		eth_broadcast_addr(spec.eth.dst_mac_msk);
+		list_add_tail(&spec.list, &rule.list);
+		return mlx4_flow_attach(dev, &rule, &port->uc_reg_id);
+	default:
+		return 0;
+	}
+}
+
+static void cxb_mlx4_uc_steer_del(struct cxb_mlx4_port *port)
+{
+	struct mlx4_dev *dev = port->mdev->dev;
+	u8 gid[16];
+
+	switch (dev->caps.steering_mode) {
+	case MLX4_STEERING_MODE_B0:
+		cxb_mlx4_steer_gid(gid, port->mac, port->num);
+		mlx4_unicast_detach(dev, &port->rss_qp, gid, MLX4_PROT_ETH);
+		break;
+	case MLX4_STEERING_MODE_DEVICE_MANAGED:
+		mlx4_flow_detach(dev, port->uc_reg_id);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The steering target: the MAC's QPN in A0 mode, else a reserved one. */
+static int cxb_mlx4_rss_qpn_get(struct cxb_mlx4_port *port)
+{
+	struct mlx4_dev *dev = port->mdev->dev;
+
+	port->rss_qpn_reserved = false;
+	if (dev->caps.steering_mode == MLX4_STEERING_MODE_A0) {
+		port->rss_qpn = mlx4_get_base_qpn(dev, port->num) +
+				port->mac_index;
+		return 0;
+	}
+	port->rss_qpn_reserved = true;
+	return mlx4_qp_reserve_range(dev, 1, 1, &port->rss_qpn,
+				     MLX4_RESERVE_A0_QP, MLX4_RES_USAGE_DRIVER);
+}
+
+static void cxb_mlx4_rss_qpn_put(struct cxb_mlx4_port *port)
+{
+	if (port->rss_qpn_reserved)
+		mlx4_qp_release_range(port->mdev->dev, port->rss_qpn, 1);
+	port->rss_qpn_reserved = false;
+}
+
+static int cxb_mlx4_set_port_general(struct cxb_mlx4_port *port)
+{
+	/* Global pause on in both directions, no per-priority pause: the
+	 * defaults mlx4_en programs.
+	 */
+	return mlx4_SET_PORT_general(port->mdev->dev, port->num,
+				     cxb_mlx4_port_mtu(port->mtu), 1, 0, 1, 0);
+}
+
+/* ---- Backend operations ------------------------------------------------- */
+
+static int cxb_mlx4_open(struct cxb_adev *cadev, cxb_link_fn link_cb,
+			 void *ctx)
+{
+	struct cxb_mlx4_port *port = to_cxb_mlx4_port(cadev);
+	struct mlx4_dev *dev = port->mdev->dev;
+	struct device *d = &cadev->adev.dev;
+	unsigned long flags;
+	u8 gid[16];
+	int err;
+
+	mutex_lock(&port->lock);
+	err = mlx4_register_mac(dev, port->num, ether_addr_to_u64(port->mac));
+	if (err < 0) {
+		dev_err(d, "MAC %pM registration failed: %d\n", port->mac, err);
+		goto out;
+	}
+	port->mac_index = err;
+	err = cxb_mlx4_rss_qpn_get(port);
+	if (err)
+		goto err_mac;
+	err = mlx4_qp_alloc(dev, port->rss_qpn, &port->rss_qp);
+	if (err)
+		goto err_qpn;
+	port->rss_qp.event = cxb_mlx4_qp_event;
+	port->rss_state = MLX4_QP_STATE_RST;
+	port->open = true;
+	err = cxb_mlx4_rss_apply(port);
+	if (err)
+		goto err_qp;
+	err = cxb_mlx4_uc_steer_add(port);
+	if (err) {
+		dev_err(d, "unicast steering failed: %d\n", err);
+		goto err_qp;
+	}
+	err = mlx4_SET_PORT_qpn_calc(dev, port->num, port->rss_qpn, 0);
+	if (err)
+		goto err_uc;
+	err = cxb_mlx4_set_port_general(port);
+	if (err) {
+		dev_err(d, "SET_PORT general failed: %d\n", err);
+		goto err_uc;
+	}
+	err = mlx4_INIT_PORT(dev, port->num);
+	if (err) {
+		dev_err(d, "INIT_PORT failed: %d\n", err);
+		goto err_uc;
+	}
+	cxb_mlx4_steer_gid(gid, port->cadev.mac, port->num);
+	eth_broadcast_addr(&gid[10]);
+	err = mlx4_multicast_attach(dev, &port->rss_qp, gid, port->num, 0,
+				    MLX4_PROT_ETH, &port->bcast_reg_id);
+	if (err) {
+		dev_err(d, "broadcast steering failed: %d\n", err);
+		goto err_port;
+	}
+	/* Events report changes from now on; the link may be up already
+	 * (another function or RoCE keeps the port initialised).
+	 */
+	spin_lock_irqsave(&port->link_lock, flags);
+	port->link_cb = link_cb;
+	port->link_ctx = ctx;
+	spin_unlock_irqrestore(&port->link_lock, flags);
+	cxb_mlx4_port_link_event(port, cxb_mlx4_query_link(port));
+	mutex_unlock(&port->lock);
+	return 0;
+
+err_port:
+	mlx4_CLOSE_PORT(dev, port->num);
+err_uc:
+	cxb_mlx4_uc_steer_del(port);
+err_qp:
+	port->open = false;
+	cxb_mlx4_qp_destroy(dev, &port->rss_qp, &port->rss_state);
+err_qpn:
+	cxb_mlx4_rss_qpn_put(port);
+err_mac:
+	mlx4_unregister_mac(dev, port->num, ether_addr_to_u64(port->mac));
+out:
+	mutex_unlock(&port->lock);
+	return err;
+}
+
+static void cxb_mlx4_close(struct cxb_adev *cadev)
+{
+	struct cxb_mlx4_port *port = to_cxb_mlx4_port(cadev);
+	struct mlx4_dev *dev = port->mdev->dev;
+	unsigned long flags;
+	u8 gid[16];
+
+	spin_lock_irqsave(&port->link_lock, flags);
+	port->link_cb = NULL;
+	port->link_ctx = NULL;
+	spin_unlock_irqrestore(&port->link_lock, flags);
+
+	mutex_lock(&port->lock);
+	cxb_mlx4_steer_gid(gid, port->cadev.mac, port->num);
+	eth_broadcast_addr(&gid[10]);
+	mlx4_multicast_detach(dev, &port->rss_qp, gid, MLX4_PROT_ETH,
+			      port->bcast_reg_id);
+	mlx4_CLOSE_PORT(dev, port->num);
+	cxb_mlx4_uc_steer_del(port);
+	port->open = false;
+	cxb_mlx4_qp_destroy(dev, &port->rss_qp, &port->rss_state);
+	cxb_mlx4_rss_qpn_put(port);
+	mlx4_unregister_mac(dev, port->num, ether_addr_to_u64(port->mac));
+	mutex_unlock(&port->lock);
+}
+
+static bool cxb_mlx4_link_up(struct cxb_adev *cadev)
+{
+	return READ_ONCE(to_cxb_mlx4_port(cadev)->link_up);
+}
+
+static int cxb_mlx4_set_mtu(struct cxb_adev *cadev, unsigned int mtu)
+{
+	struct cxb_mlx4_port *port = to_cxb_mlx4_port(cadev);
+	unsigned int old;
+	int err = 0;
+
+	mutex_lock(&port->lock);
+	old = port->mtu;
+	port->mtu = mtu;
+	if (port->open) {
+		err = cxb_mlx4_set_port_general(port);
+		if (err)
+			port->mtu = old;
+	}
+	mutex_unlock(&port->lock);
+	return err;
+}
+
+/* Called by mlx4_core's EQ handler in hard interrupt context; the CQ was
+ * armed once and is disarmed now.
+ */
+static void cxb_mlx4_cq_comp(struct mlx4_cq *mcq)
+{
+	struct cxb_mlx4_cq *cq = container_of(mcq, struct cxb_mlx4_cq, mcq);
+
+	cq->comp(cq->comp_ctx);
+}
+
+static void cxb_mlx4_cq_event(struct mlx4_cq *mcq, enum mlx4_event type)
+{
+	pr_warn_ratelimited(CXB_MLX4_DRV ": CQ 0x%x: async event %d\n",
+			    mcq->cqn, type);
+}
+
+static int cxb_mlx4_cq_create(struct cxb_adev *cadev,
+			      const struct cxb_cq_params *p,
+			      struct cxb_cq_hw *hw)
+{
+	struct cxb_mlx4_port *port = to_cxb_mlx4_port(cadev);
+	struct cxb_mlx4_dev *mdev = port->mdev;
+	struct mlx4_dev *dev = mdev->dev;
+	/* The core initialised the CQEs itself: mlx4_core must not (an
+	 * empty buffer description makes its software init a no-op).
+	 */
+	struct mlx4_buf no_init = {};
+	unsigned int nent = 1U << p->log_entries;
+	struct cxb_mlx4_cq *cq;
+	int err;
+
+	if (p->cqe_size != dev->caps.cqe_size)
+		return -EOPNOTSUPP;
+	cq = kzalloc(sizeof(*cq), GFP_KERNEL);
+	if (!cq)
+		return -ENOMEM;
+	err = cxb_mlx4_mtt_map(dev, &cq->mtt, p->buf_dma,
+			       (size_t)nent * p->cqe_size);
+	if (err)
+		goto err_free;
+	cq->vector = p->channel;
+	err = mlx4_assign_eq(dev, port->num, &cq->vector);
+	if (err)
+		goto err_mtt;
+	cq->comp = p->comp;
+	cq->comp_ctx = p->comp_ctx;
+	cq->mcq.usage = MLX4_RES_USAGE_DRIVER;
+	err = mlx4_cq_alloc(dev, nent, &cq->mtt, &mdev->uar, p->db_dma,
+			    &cq->mcq, cq->vector, 0, 0, &no_init, false);
+	if (err)
+		goto err_eq;
+	cq->mcq.comp = cxb_mlx4_cq_comp;
+	cq->mcq.event = cxb_mlx4_cq_event;
+
+	hw->cqn = cq->mcq.cqn;
+	hw->db_reg = cxb_mlx4_cq_db_reg(mdev->uar_map);
+	hw->priv = cq;
+	return 0;
+
+err_eq:
+	mlx4_release_eq(dev, cq->vector);
+err_mtt:
+	mlx4_mtt_cleanup(dev, &cq->mtt);
+err_free:
+	kfree(cq);
+	return err;
+}
+
+static void cxb_mlx4_cq_destroy(struct cxb_adev *cadev, struct cxb_cq_hw *hw)
+{
+	struct mlx4_dev *dev = to_cxb_mlx4_port(cadev)->mdev->dev;
+	struct cxb_mlx4_cq *cq = hw->priv;
+
+	mlx4_cq_free(dev, &cq->mcq);
+	mlx4_release_eq(dev, cq->vector);
+	mlx4_mtt_cleanup(dev, &cq->mtt);
+	kfree(cq);
+	hw->priv = NULL;
+}
+
+static int cxb_mlx4_sq_create(struct cxb_adev *cadev,
+			      const struct cxb_sq_params *p,
+			      struct cxb_sq_hw *hw)
+{
+	struct cxb_mlx4_port *port = to_cxb_mlx4_port(cadev);
+	struct cxb_mlx4_dev *mdev = port->mdev;
+	struct mlx4_dev *dev = mdev->dev;
+	struct mlx4_qp_context *ctx;
+	struct cxb_mlx4_qpc_cfg cfg;
+	void __iomem *uar_map;
+	struct cxb_mlx4_sq *sq;
+	int qpn, err;
+
+	sq = kzalloc(sizeof(*sq), GFP_KERNEL);
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!sq || !ctx) {
+		err = -ENOMEM;
+		goto err_free;
+	}
+	err = mlx4_qp_reserve_range(dev, 1, 1, &qpn, MLX4_RESERVE_ETH_BF_QP,
+				    MLX4_RES_USAGE_DRIVER);
+	if (err)
+		goto err_free;
+	err = cxb_mlx4_mtt_map(dev, &sq->mtt, p->buf_dma,
+			       (size_t)1 << (p->log_entries + p->log_stride));
+	if (err)
+		goto err_qpn;
+	err = mlx4_qp_alloc(dev, qpn, &sq->qp);
+	if (err)
+		goto err_mtt;
+	sq->qp.event = cxb_mlx4_qp_event;
+	sq->state = MLX4_QP_STATE_RST;
+
+	cxb_mlx4_qpc_cfg_init(port, &cfg, qpn, p->cqn);
+	cfg.log_size = p->log_entries;
+	cfg.log_stride = p->log_stride;
+	cfg.fpp = dev->caps.flags2 & MLX4_DEV_CAP_FLAG2_PORT_REMAP;
+	uar_map = mdev->uar_map;
+	/* BlueFlame if the device has it; the QP then rings the doorbell of
+	 * the BlueFlame register's own UAR page.
+	 */
+	if (cadev->bf_size)
+		sq->bf_alloced = !mlx4_bf_alloc(dev, &sq->bf,
+						dev_to_node(cadev->dma_dev));
+	if (sq->bf_alloced) {
+		uar_map = sq->bf.uar->map;
+		cfg.uar_index = mlx4_to_hw_uar_index(dev, sq->bf.uar->index);
+	}
+	cxb_mlx4_sq_qpc(ctx, &cfg);
+	err = mlx4_qp_to_ready(dev, &sq->mtt, ctx, &sq->qp, &sq->state);
+	if (err)
+		goto err_qp;
+	kfree(ctx);
+
+	hw->qpn = qpn;
+	hw->db_reg = cxb_mlx4_send_db_reg(uar_map);
+	hw->bf_reg = sq->bf_alloced ? sq->bf.reg : NULL;
+	hw->bf_size = sq->bf_alloced ? sq->bf.buf_size : 0;
+	hw->priv = sq;
+	return 0;
+
+err_qp:
+	if (sq->bf_alloced)
+		mlx4_bf_free(dev, &sq->bf);
+	cxb_mlx4_qp_destroy(dev, &sq->qp, &sq->state);
+err_mtt:
+	mlx4_mtt_cleanup(dev, &sq->mtt);
+err_qpn:
+	mlx4_qp_release_range(dev, qpn, 1);
+err_free:
+	kfree(ctx);
+	kfree(sq);
+	return err;
+}
+
+static void cxb_mlx4_sq_destroy(struct cxb_adev *cadev, struct cxb_sq_hw *hw)
+{
+	struct mlx4_dev *dev = to_cxb_mlx4_port(cadev)->mdev->dev;
+	struct cxb_mlx4_sq *sq = hw->priv;
+	int qpn = sq->qp.qpn;
+
+	cxb_mlx4_qp_destroy(dev, &sq->qp, &sq->state);
+	if (sq->bf_alloced)
+		mlx4_bf_free(dev, &sq->bf);
+	mlx4_mtt_cleanup(dev, &sq->mtt);
+	mlx4_qp_release_range(dev, qpn, 1);
+	kfree(sq);
+	hw->priv = NULL;
+}
+
+static int cxb_mlx4_rq_create(struct cxb_adev *cadev,
+			      const struct cxb_rq_params *p,
+			      struct cxb_rq_hw *hw)
+{
+	struct cxb_mlx4_port *port = to_cxb_mlx4_port(cadev);
+	struct mlx4_dev *dev = port->mdev->dev;
+	struct mlx4_qp_context *ctx;
+	struct cxb_mlx4_qpc_cfg cfg;
+	struct cxb_mlx4_rq *rq;
+	int err;
+
+	if (p->channel >= CXB_MLX4_MAX_CHANNELS)
+		return -EINVAL;
+	rq = kzalloc(sizeof(*rq), GFP_KERNEL);
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!rq || !ctx) {
+		err = -ENOMEM;
+		goto err_free;
+	}
+	rq->channel = p->channel;
+	rq->cqn = p->cqn;
+	err = cxb_mlx4_mtt_map(dev, &rq->mtt, p->buf_dma,
+			       (size_t)1 << (p->log_entries + p->log_stride));
+	if (err)
+		goto err_free;
+	err = mlx4_qp_alloc(dev, port->rx_base + p->channel, &rq->qp);
+	if (err)
+		goto err_mtt;
+	rq->qp.event = cxb_mlx4_qp_event;
+	rq->state = MLX4_QP_STATE_RST;
+
+	cxb_mlx4_qpc_cfg_init(port, &cfg, rq->qp.qpn, p->cqn);
+	cfg.log_size = p->log_entries;
+	cfg.log_stride = p->log_stride;
+	cfg.db_dma = p->db_dma;
+	cxb_mlx4_rq_qpc(ctx, &cfg);
+	err = mlx4_qp_to_ready(dev, &rq->mtt, ctx, &rq->qp, &rq->state);
+	if (err)
+		goto err_qp;
+	kfree(ctx);
+
+	mutex_lock(&port->lock);
+	port->rq[p->channel] = rq;
+	/* A new receive QP while the port is open (channels or rings
+	 * changed): spread over the receive QPs that exist now.
+	 */
+	if (port->open)
+		cxb_mlx4_rss_apply(port);
+	mutex_unlock(&port->lock);
+
+	hw->qpn = rq->qp.qpn;
+	hw->priv = rq;
+	return 0;
+
+err_qp:
+	cxb_mlx4_qp_destroy(dev, &rq->qp, &rq->state);
+err_mtt:
+	mlx4_mtt_cleanup(dev, &rq->mtt);
+err_free:
+	kfree(ctx);
+	kfree(rq);
+	return err;
+}
+
+static void cxb_mlx4_rq_destroy(struct cxb_adev *cadev, struct cxb_rq_hw *hw)
+{
+	struct cxb_mlx4_port *port = to_cxb_mlx4_port(cadev);
+	struct mlx4_dev *dev = port->mdev->dev;
+	struct cxb_mlx4_rq *rq = hw->priv;
+
+	mutex_lock(&port->lock);
+	port->rq[rq->channel] = NULL;
+	mutex_unlock(&port->lock);
+	cxb_mlx4_qp_destroy(dev, &rq->qp, &rq->state);
+	mlx4_mtt_cleanup(dev, &rq->mtt);
+	kfree(rq);
+	hw->priv = NULL;
+}
+
+const struct cxb_backend_ops cxb_mlx4_ops = {
+	.open		= cxb_mlx4_open,
+	.close		= cxb_mlx4_close,
+	.link_up	= cxb_mlx4_link_up,
+	.set_mtu	= cxb_mlx4_set_mtu,
+	.cq_create	= cxb_mlx4_cq_create,
+	.cq_destroy	= cxb_mlx4_cq_destroy,
+	.sq_create	= cxb_mlx4_sq_create,
+	.sq_destroy	= cxb_mlx4_sq_destroy,
+	.rq_create	= cxb_mlx4_rq_create,
+	.rq_destroy	= cxb_mlx4_rq_destroy,
+};

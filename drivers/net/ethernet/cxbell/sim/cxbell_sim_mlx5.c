@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxbell_sim: ConnectX-4+ (mlx5) send queues, for ports of an adapter
+ * created with generation cx5 (formats: wqe/mlx5.h).
+ *
+ * Doorbell: an 8-byte write to UAR page + MLX5_BF_OFFSET or the buffer
+ * CXB_MLX5_DB_ALT after it, holding the first 8 bytes of the control
+ * segment of the last WQE posted. It counts in doorbells. The device
+ * reads the doorbell record (4 bytes, pcie_db_read_bytes) and announces
+ * every WQE up to its producer counter. Violations: the write names
+ * another QP; the producer counter lies more than a ring ahead of the
+ * executed WQEs; the written control segment is not that of the WQE
+ * ending at the producer counter (its index plus its WQEBBs).
+ *
+ * Execution, WQE by WQE from @done up to @announced: the first WQEBB is
+ * one DMA read, the other WQEBBs of the WQE a second one (both in
+ * pcie_desc_read_bytes). A WQE must carry the QP number, its own ring
+ * index (modulo 2^16), DS 1..CXB_MLX5_MAX_DS, an opcode out of NOP, SEND
+ * and ENHANCED_MPSW, and must not reach past the ring end or past
+ * @announced; otherwise it is a violation and the device skips one WQEBB.
+ *   SEND: one frame, gathered from the eth segment's inline headers and
+ *     the data/inline segments.
+ *   ENHANCED_MPSW: an eth segment without inline headers, then one frame
+ *     per data or inline segment (mpwqe_wqes, mpwqe_pkts).
+ * cs_flags of the eth segment (MLX5_ETH_WQE_L3_CSUM, _L4_CSUM) ask for
+ * checksums, for every packet of the WQE. A WQE with CQ_UPDATE in
+ * fm_ce_se gets one 64-byte CQE once its last frame left, byte_cnt the
+ * bytes of all its frames.
+ *
+ * Link-level pause works as for cx3 (cxbell_sim.h), per frame: a paused
+ * multi-packet WQE goes on with its next packet once the held frame left.
+ *
+ * Stranded detector (model checks, no device reads): after
+ * CXB_SIM_STRANDED_IDLE_MS without doorbell or progress, the queue is
+ * stranded if its doorbell record is ahead of what was announced, or a
+ * WQE for the next ring index (its QP, index and a valid opcode) sits in
+ * ring memory, on two checks in a row: the driver writes the record right
+ * before the doorbell, and a vCPU stalled in between is not a lost
+ * doorbell.
+ */
+#include <linux/etherdevice.h>
+#include <linux/jiffies.h>
+#include <linux/string.h>
+
+#include "cxbell_sim.h"
+
+#define CXB_SIM_MLX5_SEG0	(2 * CXB_MLX5_DS_SIZE)	/* after ctrl + eth */
+
+static dma_addr_t cxb_sim_mlx5_addr(struct cxb_sim_sq *sq, u32 idx)
+{
+	return sq->buf_dma + ((dma_addr_t)(idx & (sq->size - 1)) <<
+			      CXB_MLX5_WQEBB_SHIFT);
+}
+
+static struct mlx5_wqe_ctrl_seg *cxb_sim_mlx5_ctrl(struct cxb_sim_sq *sq)
+{
+	return (struct mlx5_wqe_ctrl_seg *)sq->wqe.b;
+}
+
+static struct mlx5_wqe_eth_seg *cxb_sim_mlx5_eth(struct cxb_sim_sq *sq)
+{
+	return (struct mlx5_wqe_eth_seg *)(sq->wqe.b + CXB_MLX5_DS_SIZE);
+}
+
+/* A WQE the device would execute at @idx (not past the ring end). */
+static bool cxb_sim_mlx5_plausible(struct cxb_sim_sq *sq, u32 idx,
+				   const struct mlx5_wqe_ctrl_seg *ctrl)
+{
+	unsigned int ds = cxb_mlx5_ctrl_ds(ctrl);
+	u32 op = cxb_mlx5_ctrl_opcode(ctrl);
+
+	return (op == MLX5_OPCODE_SEND || op == MLX5_OPCODE_ENHANCED_MPSW ||
+		op == MLX5_OPCODE_NOP) &&
+	       cxb_mlx5_ctrl_qpn(ctrl) == sq->qpn &&
+	       cxb_mlx5_ctrl_idx(ctrl) == (idx & CXB_MLX5_IDX_MASK) &&
+	       ds && ds <= CXB_MLX5_MAX_DS &&
+	       (idx & (sq->size - 1)) + cxb_mlx5_ds_to_wqebbs(ds) <= sq->size;
+}
+
+/* The send doorbell: @reg holds the 8 bytes written. RCU section held. */
+void cxb_sim_mlx5_send_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
+			  const void *reg)
+{
+	struct cxb_sim_sq *sq = rcu_dereference(uar->sq);
+	struct mlx5_wqe_ctrl_seg ctrl = {};
+	unsigned int ds;
+	u16 idx16, pc16;
+	__be32 rec;
+	u32 pc;
+
+	memcpy(&ctrl, reg, sizeof(u64));
+	cxb_sim_inc(port, CXB_SIM_C_DOORBELLS);
+	cxb_sim_pcie_mmio(port, sizeof(u64));
+	if (!sq || cxb_mlx5_ctrl_qpn(&ctrl) != sq->qpn) {
+		cxb_sim_violation(port, "send doorbell for QP %#x: not on UAR %td",
+				  cxb_mlx5_ctrl_qpn(&ctrl), uar - port->uar);
+		return;
+	}
+	spin_lock_bh(&sq->lock);
+	if (sq->dead)
+		goto out;
+	sq->last_active = jiffies;
+	if (cxb_sim_dma_read(port, sq->db_dma, &rec, sizeof(rec),
+			     CXB_SIM_PCIE_DB))
+		goto out;
+	pc16 = be32_to_cpu(rec) & CXB_MLX5_IDX_MASK;
+	pc = sq->announced + (u16)(pc16 - (u16)sq->announced);
+	if (pc - sq->done > sq->size) {
+		cxb_sim_violation(port, "SQ %#x doorbell record %u: announced %u, done %u, ring %u",
+				  sq->qpn, pc16, (u16)sq->announced,
+				  (u16)sq->done, sq->size);
+		goto out;
+	}
+	idx16 = cxb_mlx5_ctrl_idx(&ctrl);
+	ds = cxb_mlx5_ctrl_ds(&ctrl);
+	if (!ds || (u16)(idx16 + cxb_mlx5_ds_to_wqebbs(ds)) != pc16)
+		cxb_sim_violation(port, "SQ %#x doorbell names WQE %u DS %u, doorbell record %u",
+				  sq->qpn, idx16, ds, pc16);
+	sq->announced = pc;
+	cxb_sim_sq_kick(sq);
+out:
+	spin_unlock_bh(&sq->lock);
+}
+
+/* Gather the segment at *@off of the WQE in sq->wqe into the frame at
+ * @len: returns its bytes (0: violation, counted), moves *@off past it.
+ */
+static unsigned int cxb_sim_mlx5_seg(struct cxb_sim_sq *sq, u32 idx,
+				     unsigned int *off, unsigned int len,
+				     bool *inl)
+{
+	struct cxb_sim_port *port = sq->port;
+	u8 *frame = sq->frame + CXB_SIM_FRAME_PAD;
+	unsigned int o = *off, end = sq->mpw_end;
+	const struct mlx5_wqe_data_seg *d;
+	__be32 first;
+	u32 bc;
+
+	memcpy(&first, sq->wqe.b + o, sizeof(first));
+	if (cxb_mlx5_seg_is_inline(first)) {
+		bc = cxb_mlx5_inline_len(first);
+		if (!bc || o + CXB_MLX5_INLINE_HDR + bc > end) {
+			cxb_sim_violation(port, "SQ %#x WQE %u: inline %u bytes at %u of %u",
+					  sq->qpn, idx, bc, o, end);
+			return 0;
+		}
+		if (len + bc > CXB_SIM_FRAME_MAX)
+			goto too_long;
+		memcpy(frame + len, sq->wqe.b + o + CXB_MLX5_INLINE_HDR, bc);
+		*off = ALIGN(o + CXB_MLX5_INLINE_HDR + bc, CXB_MLX5_DS_SIZE);
+		*inl = true;
+		return bc;
+	}
+	d = (const struct mlx5_wqe_data_seg *)(sq->wqe.b + o);
+	bc = be32_to_cpu(d->byte_count);
+	if (d->lkey != port->cadev.lkey) {
+		cxb_sim_violation(port, "SQ %#x WQE %u offset %u: lkey %#x",
+				  sq->qpn, idx, o, be32_to_cpu(d->lkey));
+		return 0;
+	}
+	if (!bc || bc >= SZ_64K) {
+		cxb_sim_violation(port, "SQ %#x WQE %u offset %u: byte_count %#x",
+				  sq->qpn, idx, o, bc);
+		return 0;
+	}
+	if (len + bc > CXB_SIM_FRAME_MAX)
+		goto too_long;
+	if (cxb_sim_dma_read(port, be64_to_cpu(d->addr), frame + len, bc,
+			     CXB_SIM_PCIE_DATA_RD))
+		return 0;
+	*off = o + CXB_MLX5_DS_SIZE;
+	return bc;
+
+too_long:
+	cxb_sim_violation(port, "SQ %#x WQE %u: frame over %u bytes",
+			  sq->qpn, idx, CXB_SIM_FRAME_MAX);
+	return 0;
+}
+
+/* A SEND's frame: inline headers of the eth segment, then the segments.
+ * Returns its length, 0 after a violation.
+ */
+static unsigned int cxb_sim_mlx5_gather_send(struct cxb_sim_sq *sq, u32 idx)
+{
+	unsigned int sz = be16_to_cpu(cxb_sim_mlx5_eth(sq)->inline_hdr.sz);
+	unsigned int off = CXB_SIM_MLX5_SEG0, end = sq->mpw_end, len = 0, n;
+	struct cxb_sim_port *port = sq->port;
+	bool inl = false;
+
+	if (end < CXB_SIM_MLX5_SEG0 || CXB_MLX5_ETH_INLINE_OFF + sz > end) {
+		cxb_sim_violation(port, "SQ %#x WQE %u: SEND of DS %u, %u bytes of inline headers",
+				  sq->qpn, idx, end / CXB_MLX5_DS_SIZE, sz);
+		return 0;
+	}
+	if (sz) {
+		memcpy(sq->frame + CXB_SIM_FRAME_PAD,
+		       sq->wqe.b + CXB_MLX5_ETH_INLINE_OFF, sz);
+		len = sz;
+		off = max_t(unsigned int, off,
+			    ALIGN(CXB_MLX5_ETH_INLINE_OFF + sz, CXB_MLX5_DS_SIZE));
+		inl = true;
+	}
+	while (off < end) {
+		n = cxb_sim_mlx5_seg(sq, idx, &off, len, &inl);
+		if (!n)
+			return 0;
+		len += n;
+	}
+	if (len < ETH_HLEN) {
+		cxb_sim_violation(port, "SQ %#x WQE %u: %u-byte frame",
+				  sq->qpn, idx, len);
+		return 0;
+	}
+	if (inl)
+		cxb_sim_inc(port, CXB_SIM_C_INLINE_WQES);
+	return len;
+}
+
+/* Checksums as the eth segment asks, then the wire. False if paused. */
+static bool cxb_sim_mlx5_transmit(struct cxb_sim_sq *sq, u32 idx,
+				  unsigned int len, struct cxb_sim_pass *pass)
+{
+	u8 cs = cxb_sim_mlx5_eth(sq)->cs_flags;
+	u8 *frame = sq->frame + CXB_SIM_FRAME_PAD;
+	struct cxb_sim_pkt *pk = &sq->held_pk;
+
+	cxb_sim_pkt_parse(frame, len, pk);
+	cxb_sim_pkt_tx_csum(frame, pk, cs & MLX5_ETH_WQE_L3_CSUM,
+			    cs & MLX5_ETH_WQE_L4_CSUM);
+	sq->held_idx = idx;
+	sq->held_len = len;
+	sq->held_cqe = false;	/* cxb_sim_mlx5_resume() completes */
+	sq->mpw_len += len;
+	if (len < ETH_ZLEN) {
+		memset(frame + len, 0, ETH_ZLEN - len);
+		len = ETH_ZLEN;
+	}
+	sq->held_wire = len;
+	return cxb_sim_sq_wire(sq, pass);
+}
+
+/* Send the packets of the multi-packet WQE in sq->wqe from @mpw_off on.
+ * False if the engine paused with one of them.
+ */
+static bool cxb_sim_mlx5_mpw_run(struct cxb_sim_sq *sq, u32 idx,
+				 struct cxb_sim_pass *pass)
+{
+	struct cxb_sim_port *port = sq->port;
+	unsigned int off, len;
+	bool inl;
+
+	while (sq->mpw_off) {
+		off = sq->mpw_off;
+		inl = false;
+		len = cxb_sim_mlx5_seg(sq, idx, &off, 0, &inl);
+		sq->mpw_off = off < sq->mpw_end ? off : 0;
+		if (!len) {
+			sq->mpw_off = 0;	/* the rest is not trusted */
+			break;
+		}
+		if (len < ETH_HLEN) {
+			cxb_sim_violation(port, "SQ %#x WQE %u: %u-byte frame",
+					  sq->qpn, idx, len);
+			continue;
+		}
+		cxb_sim_inc(port, CXB_SIM_C_MPW_PKTS);
+		if (inl)
+			cxb_sim_inc(port, CXB_SIM_C_INLINE_WQES);
+		if (!cxb_sim_mlx5_transmit(sq, idx, len, pass))
+			return false;
+	}
+	return true;
+}
+
+static void cxb_sim_mlx5_complete(struct cxb_sim_sq *sq, u32 idx,
+				  struct cxb_sim_pass *pass)
+{
+	struct mlx5_cqe64 cqe;
+
+	if (!(cxb_sim_mlx5_ctrl(sq)->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE))
+		return;
+	memset(&cqe, 0, sizeof(cqe));
+	cqe.sop_drop_qpn = cpu_to_be32(sq->qpn & CXB_SIM_QN_MAX);
+	cqe.byte_cnt = cpu_to_be32(sq->mpw_len);
+	cqe.wqe_counter = cpu_to_be16(idx & CXB_MLX5_IDX_MASK);
+	cqe.op_own = MLX5_CQE_REQ << 4;
+	cxb_sim_cq_post64(sq->cq, &cqe, pass);
+}
+
+/* The held frame of the WQE in sq->wqe left: finish that WQE. False if
+ * the engine paused again. Caller holds sq->lock.
+ */
+bool cxb_sim_mlx5_resume(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
+{
+	u32 idx = sq->held_idx;
+
+	if (!cxb_sim_mlx5_mpw_run(sq, idx, pass))
+		return false;
+	cxb_sim_mlx5_complete(sq, idx, pass);
+	return true;
+}
+
+/* Execute the WQE at @done. Caller holds sq->lock. */
+void cxb_sim_mlx5_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
+{
+	struct mlx5_wqe_ctrl_seg *ctrl = cxb_sim_mlx5_ctrl(sq);
+	struct cxb_sim_port *port = sq->port;
+	u32 idx = sq->done, n, op;
+	unsigned int ds, len;
+
+	sq->last_active = jiffies;
+	sq->mpw_off = 0;
+	sq->mpw_len = 0;
+	if (cxb_sim_dma_read(port, cxb_sim_mlx5_addr(sq, idx), sq->wqe.b,
+			     CXB_MLX5_WQEBB_SIZE, CXB_SIM_PCIE_DESC)) {
+		sq->done = sq->announced;	/* ring gone: give up */
+		return;
+	}
+	cxb_sim_inc(port, CXB_SIM_C_WQES_FETCHED);
+	ds = cxb_mlx5_ctrl_ds(ctrl);
+	op = cxb_mlx5_ctrl_opcode(ctrl);
+	n = cxb_mlx5_ds_to_wqebbs(ds);
+	if (!cxb_sim_mlx5_plausible(sq, idx, ctrl) || n > sq->announced - idx) {
+		cxb_sim_violation(port, "SQ %#x WQE %u: ctrl %#x %#x, announced %u, ring %u",
+				  sq->qpn, idx, be32_to_cpu(ctrl->opmod_idx_opcode),
+				  be32_to_cpu(ctrl->qpn_ds), (u16)sq->announced,
+				  sq->size);
+		sq->done = idx + 1;
+		return;
+	}
+	sq->done = idx + n;
+	if (n > 1 &&
+	    cxb_sim_dma_read(port, cxb_sim_mlx5_addr(sq, idx + 1),
+			     sq->wqe.b + CXB_MLX5_WQEBB_SIZE,
+			     (n - 1) * CXB_MLX5_WQEBB_SIZE, CXB_SIM_PCIE_DESC))
+		return;
+	sq->mpw_end = ds * CXB_MLX5_DS_SIZE;
+
+	if (op == MLX5_OPCODE_SEND) {
+		len = cxb_sim_mlx5_gather_send(sq, idx);
+		if (len && !cxb_sim_mlx5_transmit(sq, idx, len, pass))
+			return;		/* paused: completed when it left */
+	} else if (op == MLX5_OPCODE_ENHANCED_MPSW) {
+		if (ds <= CXB_MLX5_HDR_DS ||
+		    cxb_sim_mlx5_eth(sq)->inline_hdr.sz) {
+			cxb_sim_violation(port, "SQ %#x WQE %u: MPWQE of DS %u, inline headers %u",
+					  sq->qpn, idx, ds,
+					  be16_to_cpu(cxb_sim_mlx5_eth(sq)->inline_hdr.sz));
+		} else {
+			cxb_sim_inc(port, CXB_SIM_C_MPW_WQES);
+			sq->mpw_off = CXB_SIM_MLX5_SEG0;
+			if (!cxb_sim_mlx5_mpw_run(sq, idx, pass))
+				return;
+		}
+	}
+	cxb_sim_mlx5_complete(sq, idx, pass);
+}
+
+/* Stranded detector for an mlx5 send queue. Caller holds sq->lock. */
+void cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq)
+{
+	unsigned long idle = msecs_to_jiffies(CXB_SIM_STRANDED_IDLE_MS);
+	struct mlx5_wqe_ctrl_seg ctrl;
+	u32 idx = sq->announced;
+	bool posted;
+	__be32 rec, ci;
+
+	if (sq->dead || sq->paused || sq->done != idx ||
+	    time_before(jiffies, sq->last_active + idle)) {
+		sq->stranded_suspect = false;
+		return;
+	}
+	if (sq->stranded_seen && sq->stranded_idx == idx)
+		return;
+	if (cxb_sim_dma_read(sq->port, sq->db_dma, &rec, sizeof(rec),
+			     CXB_SIM_PCIE_NONE))
+		return;
+	posted = (be32_to_cpu(rec) & CXB_MLX5_IDX_MASK) !=
+		 (idx & CXB_MLX5_IDX_MASK);
+	if (!posted &&
+	    !cxb_sim_dma_read(sq->port, cxb_sim_mlx5_addr(sq, idx), &ctrl,
+			      sizeof(ctrl), CXB_SIM_PCIE_NONE))
+		posted = cxb_sim_mlx5_plausible(sq, idx, &ctrl) &&
+			 cxb_mlx5_ctrl_opcode(&ctrl) != MLX5_OPCODE_NOP;
+	if (!posted) {
+		sq->stranded_suspect = false;
+		return;
+	}
+	if (!sq->stranded_suspect) {
+		sq->stranded_suspect = true;
+		return;
+	}
+	sq->stranded_suspect = false;
+	sq->stranded_seen = true;
+	sq->stranded_idx = idx;
+	cxb_sim_inc(sq->port, CXB_SIM_C_STRANDED);
+	/* CQEs the driver has not consumed yet: its completion handler, which
+	 * rings what doorbell avoidance deferred, has not run.
+	 */
+	if (cxb_sim_dma_read(sq->port, sq->cq->db_dma, &ci, sizeof(ci),
+			     CXB_SIM_PCIE_NONE))
+		ci = 0;
+	dev_info_ratelimited(&sq->port->cadev.adev.dev,
+			     "SQ %#x: WQE at %u posted (doorbell record %u), no doorbell; CQ %#x: %u CQEs unconsumed, %sarmed\n",
+			     sq->qpn, idx, be32_to_cpu(rec) & CXB_MLX5_IDX_MASK,
+			     sq->cq->cqn,
+			     (READ_ONCE(sq->cq->prod) - be32_to_cpu(ci)) &
+			     CXB_MLX4_CI_MASK,
+			     READ_ONCE(sq->cq->armed) ? "" : "not ");
+}
