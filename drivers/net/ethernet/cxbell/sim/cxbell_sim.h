@@ -540,6 +540,7 @@ void cxb_sim_sq_kick(struct cxb_sim_sq *sq);
 void cxb_sim_mlx5_send_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
 			  const void *reg);
 void cxb_sim_mlx5_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass);
+bool cxb_sim_sq_err_due(struct cxb_sim_sq *sq);
 bool cxb_sim_mlx5_resume(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass);
 void cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq);
 

@@ -286,8 +286,8 @@ static void cxb_sim_sq_complete(struct cxb_sim_sq *sq, u32 idx,
 	cxb_sim_cq_post(sq->cq, &cqe, pass);
 }
 
-/* Fault: should the send completion of the WQE at @idx be an error? */
-static bool cxb_sim_sq_err_due(struct cxb_sim_sq *sq)
+/* Fault: should the next send completion be an error? */
+bool cxb_sim_sq_err_due(struct cxb_sim_sq *sq)
 {
 	struct cxb_sim_fault *f = &sq->port->fault;
 	int every = atomic_read(&f->err_cqe_every);
