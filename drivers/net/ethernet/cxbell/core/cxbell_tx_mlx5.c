@@ -431,11 +431,18 @@ bool cxb_mlx5_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 			break;
 		/* Read the CQE only after its owner bit said it is ours. */
 		dma_rmb();
-		if (unlikely(get_cqe_opcode(cqe) != MLX5_CQE_REQ))
-			netdev_warn_once(ch->priv->netdev,
-					 "TX queue %u: CQE opcode %#x\n",
-					 ch->idx, get_cqe_opcode(cqe));
 		wqe_counter = be16_to_cpu(cqe->wqe_counter);
+		if (unlikely(get_cqe_opcode(cqe) != MLX5_CQE_REQ)) {
+			const struct mlx5_err_cqe *err = (const void *)cqe;
+
+			if (get_cqe_opcode(cqe) == MLX5_CQE_REQ_ERR)
+				cxb_tx_err_cqe(ch, wqe_counter, err->syndrome,
+					       err->vendor_err_synd, napi);
+			else
+				netdev_warn_once(ch->priv->netdev,
+						 "TX queue %u: CQE opcode %#x\n",
+						 ch->idx, get_cqe_opcode(cqe));
+		}
 
 		/* Free every WQE up to and including the completed one. */
 		for (;;) {

@@ -550,15 +550,15 @@ static u32 cxb_tx_free_wqe(struct cxb_tx_ring *ring, u32 cons, int budget,
 	return nr_txbb;
 }
 
-/* An error CQE: the device failed the WQE it names and put the send queue
- * in the error state; it executes nothing more. The completion walk still
- * frees every WQE up to the failed one. Only a full reset brings the queue
- * back (the reset work; not while the datapath is going down anyway).
+/* An error CQE (either generation): the device failed the WQE at
+ * @wqe_index and put the send queue in the error state; it executes
+ * nothing more. The completion walk still frees every WQE up to the
+ * failed one. Only a full reset brings the queue back (the reset work;
+ * not while the datapath is going down anyway).
  */
-static void cxb_tx_err_cqe(struct cxb_channel *ch, const struct mlx4_cqe *cqe,
-			   bool napi)
+void cxb_tx_err_cqe(struct cxb_channel *ch, u16 wqe_index, u8 syndrome,
+		    u8 vendor_syndrome, bool napi)
 {
-	const struct mlx4_err_cqe *err = (const struct mlx4_err_cqe *)cqe;
 	struct cxb_tx_ring *ring = &ch->tx;
 
 	u64_stats_update_begin(&ring->cstats_sync);
@@ -570,8 +570,7 @@ static void cxb_tx_err_cqe(struct cxb_channel *ch, const struct mlx4_cqe *cqe,
 	if (net_ratelimit())
 		netdev_err(ch->priv->netdev,
 			   "TX queue %u: error CQE at WQE %u, syndrome %#x vendor %#x; resetting\n",
-			   ch->idx, be16_to_cpu(err->wqe_index), err->syndrome,
-			   err->vendor_err_syndrome);
+			   ch->idx, wqe_index, syndrome, vendor_syndrome);
 	cxb_schedule_reset(ch->priv);
 }
 
@@ -645,8 +644,12 @@ static bool cxb_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 		/* Read the CQE only after its owner bit said it is ours. */
 		dma_rmb();
 		wqe_index = be16_to_cpu(cqe->wqe_index);
-		if (unlikely(cxb_mlx4_cqe_is_err(cqe)))
-			cxb_tx_err_cqe(ch, cqe, napi);
+		if (unlikely(cxb_mlx4_cqe_is_err(cqe))) {
+			const struct mlx4_err_cqe *err = (const void *)cqe;
+
+			cxb_tx_err_cqe(ch, wqe_index, err->syndrome,
+				       err->vendor_err_syndrome, napi);
+		}
 
 		/* Free every WQE up to and including the completed one. */
 		for (;;) {
