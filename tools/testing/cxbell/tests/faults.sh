@@ -25,7 +25,8 @@
 #   dma_map_fail (all, 1 s): RX rings run dry and refill afterwards
 #   rx_no_buf 10:     10 frames dropped at port 1, counted by the device
 #                     (rx_no_buf, rx_dropped) and the driver (rx_port_dropped)
-# and no DMA mapping left after teardown.
+# and no DMA mapping left after teardown. FAULTS_GEN=cx5 runs the cases
+# on a ConnectX-4+ adapter (faults-cx5.sh).
 . /cxbell/lib.sh
 
 no_ipv6
@@ -38,7 +39,7 @@ afault() { echo "$2" >"$SIM/fault/$1"; }
 
 setup()
 {
-	cxb_pktgen_pair || return 1
+	cxb_pktgen_pair "${FAULTS_GEN:-}" || return 1
 	ethtool -G "$p0" tx 64 || return 1
 	wait_until 5 carrier_up || { ktap_diag "no carrier after -G"; return 1; }
 	sim_engine 1 inline
