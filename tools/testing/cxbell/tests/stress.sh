@@ -41,7 +41,9 @@ setup()
 	modprobe pktgen
 }
 
-# pktgen in namespace a on port 0, forever, at nice 19 (see pktgen_run).
+# pktgen in namespace a on port 0, forever, at nice 19 (see pktgen_run),
+# bursts of 8 every 200 us at most: a steady load on the queues under
+# reconfiguration that leaves the (TCG-slow) TCP transfers CPU to finish.
 pg_loop()
 {
 	_pg=/proc/net/pktgen
@@ -49,7 +51,7 @@ pg_loop()
 		nsx a sh -c "
 			echo rem_device_all >$_pg/kpktgend_0
 			echo 'add_device $p0' >$_pg/kpktgend_0
-			for c in 'count 0' 'pkt_size 60' 'burst 8' 'delay 0' \
+			for c in 'count 0' 'pkt_size 60' 'burst 8' 'delay 200000' \
 				'dst 10.0.0.2' 'udp_dst_min 9' 'udp_dst_max 9' \
 				'dst_mac $mac'; do echo \"\$c\" >$_pg/$p0; done
 			for p in \$(pidof kpktgend_0); do renice 19 -p \$p; done
