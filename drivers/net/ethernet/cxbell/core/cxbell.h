@@ -331,6 +331,24 @@ static inline u32 cxb_tx_free(const struct cxb_tx_ring *ring, u32 prod,
 	return ring->size - (prod - cons);
 }
 
+/* Either xmit stopped the queue: completion may have freed the ring
+ * between the room check and the stop, and seen the queue still running.
+ * Look again once the stop is visible, or the queue stays stopped.
+ */
+static __always_inline void cxb_tx_stop_recheck(struct cxb_tx_ring *ring)
+{
+	/* The stop before cons: pairs with the completion side's smp_mb() */
+	smp_mb();
+	if (cxb_tx_free(ring, ring->prod, READ_ONCE(ring->cons)) >=
+	    CXB_TX_WAKE_ROOM && netif_tx_queue_stopped(ring->txq)) {
+		/* Undone at once: not counted as a stop. */
+		netif_tx_start_queue(ring->txq);
+		u64_stats_update_begin(&ring->xstats_sync);
+		ring->queue_stopped--;
+		u64_stats_update_end(&ring->xstats_sync);
+	}
+}
+
 bool cxb_tx_map_segs(struct cxb_tx_ring *ring, struct sk_buff *skb,
 		     struct cxb_tx_info *info, struct mlx4_wqe_data_seg *dseg,
 		     u32 headlen, u32 nr_frags);

@@ -328,19 +328,8 @@ netdev_tx_t cxb_mlx5_start_xmit(struct cxb_tx_ring *ring, struct sk_buff *skb)
 	ring->queue_stopped += stopped;
 	u64_stats_update_end(&ring->xstats_sync);
 
-	if (unlikely(stopped)) {
-		/* As in cxb_start_xmit(): completion may have freed the ring
-		 * before the stop was visible.
-		 */
-		smp_mb();
-		if (cxb_tx_free(ring, ring->prod, READ_ONCE(ring->cons)) >=
-		    CXB_TX_WAKE_ROOM && netif_tx_queue_stopped(ring->txq)) {
-			netif_tx_start_queue(ring->txq);
-			u64_stats_update_begin(&ring->xstats_sync);
-			ring->queue_stopped--;
-			u64_stats_update_end(&ring->xstats_sync);
-		}
-	}
+	if (unlikely(stopped))
+		cxb_tx_stop_recheck(ring);
 	return NETDEV_TX_OK;
 
 drop:

@@ -367,21 +367,8 @@ netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	ring->queue_stopped += stopped;
 	u64_stats_update_end(&ring->xstats_sync);
 
-	if (unlikely(stopped)) {
-		/* Completion may have freed the ring between the room check
-		 * and the stop, and seen the queue still running: look again
-		 * after the stop is visible, or the queue stays stopped.
-		 */
-		smp_mb();
-		if (cxb_tx_free(ring, ring->prod, READ_ONCE(ring->cons)) >=
-		    CXB_TX_WAKE_ROOM && netif_tx_queue_stopped(ring->txq)) {
-			/* Undone at once: not counted as a stop. */
-			netif_tx_start_queue(ring->txq);
-			u64_stats_update_begin(&ring->xstats_sync);
-			ring->queue_stopped--;
-			u64_stats_update_end(&ring->xstats_sync);
-		}
-	}
+	if (unlikely(stopped))
+		cxb_tx_stop_recheck(ring);
 	return NETDEV_TX_OK;
 
 drop:
