@@ -183,6 +183,7 @@
 #define CXB_SIM_STRANDED_PERIOD_MS 50
 #define CXB_SIM_STRANDED_IDLE_MS 100
 #define CXB_SIM_STRANDED_CONFIRM_MS 100	/* still unannounced after */
+#define CXB_SIM_STRANDED_SETTLE_MS 20	/* and after every vCPU ran */
 #define CXB_SIM_PASS_IRQS	8
 #define CXB_SIM_PAUSE_RETRY_US	1000	/* stopped engine: try again */
 #define CXB_SIM_MAX_DELAY_US	(10 * USEC_PER_SEC)	/* engine_delay_us */
@@ -345,6 +346,7 @@ struct cxb_sim_sq {
 	bool error;		/* error CQE written: executes nothing more */
 	bool stranded_seen;
 	bool stranded_suspect;	/* cx5: seen once, see cxbell_sim_mlx5.c */
+	bool stranded_ready;	/* to count if still so after the barrier */
 	u32 stranded_idx;
 	bool stranded_cand;	/* seen at stranded_cand_idx since */
 	u32 stranded_cand_idx;
@@ -542,7 +544,7 @@ void cxb_sim_mlx5_send_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
 void cxb_sim_mlx5_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass);
 bool cxb_sim_sq_err_due(struct cxb_sim_sq *sq);
 bool cxb_sim_mlx5_resume(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass);
-void cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq);
+bool cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq, bool confirm);
 
 /* cxbell_sim_cq.c */
 bool cxb_sim_cq_room(struct cxb_sim_cq *cq);

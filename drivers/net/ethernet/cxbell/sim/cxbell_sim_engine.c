@@ -774,16 +774,18 @@ void cxb_sim_sq_stop(struct cxb_sim_sq *sq)
 
 /* Stranded detector */
 
-static void cxb_sim_sq_check_stranded(struct cxb_sim_sq *sq)
+/* A WQE owned by the device, no doorbell announced it, the queue idle.
+ * Seen so for CXB_SIM_STRANDED_CONFIRM_MS it is ready: returns true
+ * (@confirm false); with @confirm it is counted. Caller holds sq->lock.
+ */
+static bool cxb_sim_sq_check_stranded(struct cxb_sim_sq *sq, bool confirm)
 {
 	unsigned long idle = msecs_to_jiffies(CXB_SIM_STRANDED_IDLE_MS);
 	struct mlx4_wqe_ctrl_seg ctrl;
 	u32 idx = sq->announced;
 
-	if (sq->gen == CXB_GEN_CX5) {
-		cxb_sim_mlx5_check_stranded(sq);
-		return;
-	}
+	if (sq->gen == CXB_GEN_CX5)
+		return cxb_sim_mlx5_check_stranded(sq, confirm);
 	/* a paused engine holds WQEs back: its queue is not idle */
 	if (sq->dead || sq->paused || sq->error || sq->done != idx ||
 	    time_before(jiffies, sq->last_active + idle) ||
@@ -791,10 +793,10 @@ static void cxb_sim_sq_check_stranded(struct cxb_sim_sq *sq)
 			     sizeof(ctrl), CXB_SIM_PCIE_NONE) ||
 	    !cxb_sim_wqe_plausible(sq, idx, &ctrl)) {
 		sq->stranded_cand = false;
-		return;
+		return false;
 	}
 	if (sq->stranded_seen && sq->stranded_idx == idx)
-		return;
+		return false;
 	/* A WQE seen owned right after an idle spell may be one the driver
 	 * is posting this very moment, its doorbell a few instructions
 	 * away (or a stalled vCPU away): only one still unannounced
@@ -804,27 +806,31 @@ static void cxb_sim_sq_check_stranded(struct cxb_sim_sq *sq)
 		sq->stranded_cand = true;
 		sq->stranded_cand_idx = idx;
 		sq->stranded_cand_since = jiffies;
-		return;
+		return false;
 	}
 	if (time_before(jiffies, sq->stranded_cand_since +
 			msecs_to_jiffies(CXB_SIM_STRANDED_CONFIRM_MS)))
-		return;
+		return false;
+	if (!confirm)
+		return true;
 	sq->stranded_seen = true;
 	sq->stranded_idx = idx;
 	cxb_sim_inc(sq->port, CXB_SIM_C_STRANDED);
 	dev_info_ratelimited(&sq->port->cadev.adev.dev,
 			     "SQ %#x: WQE at %u owned by the device, no doorbell\n",
 			     sq->qpn, idx);
+	return false;
 }
 
-void cxb_sim_stranded_work(struct work_struct *work)
+/* Look at every send queue of @ad: @confirm false marks the ready ones
+ * (returns true if any), @confirm true counts those still stranded.
+ */
+static bool cxb_sim_stranded_scan(struct cxb_sim_adapter *ad, bool confirm)
 {
-	struct cxb_sim_adapter *ad = container_of(to_delayed_work(work),
-						  struct cxb_sim_adapter,
-						  stranded_work);
 	struct cxb_sim_port *port;
 	struct cxb_sim_sq *sq;
 	unsigned int p, i;
+	bool ready = false;
 
 	rcu_read_lock();
 	for (p = 0; p < ad->nports; p++) {
@@ -836,11 +842,41 @@ void cxb_sim_stranded_work(struct work_struct *work)
 			if (!sq)
 				continue;
 			spin_lock_bh(&sq->lock);
-			cxb_sim_sq_check_stranded(sq);
+			if (!confirm)
+				sq->stranded_ready =
+					cxb_sim_sq_check_stranded(sq, false);
+			else if (sq->stranded_ready)
+				cxb_sim_sq_check_stranded(sq, true);
+			ready |= sq->stranded_ready;
+			if (confirm)
+				sq->stranded_ready = false;
 			spin_unlock_bh(&sq->lock);
 		}
 	}
 	rcu_read_unlock();
+	return ready;
+}
+
+static void cxb_sim_stranded_nop(void *unused)
+{
+}
+
+void cxb_sim_stranded_work(struct work_struct *work)
+{
+	struct cxb_sim_adapter *ad = container_of(to_delayed_work(work),
+						  struct cxb_sim_adapter,
+						  stranded_work);
+
+	/* Under TCG a vCPU is a host thread: a loaded host can stop one
+	 * between a WQE and its doorbell for longer than any period here.
+	 * Before counting, make every vCPU run (an IPI each, waited for)
+	 * and give the one that was posting time to reach its doorbell.
+	 */
+	if (cxb_sim_stranded_scan(ad, false)) {
+		on_each_cpu(cxb_sim_stranded_nop, NULL, 1);
+		msleep(CXB_SIM_STRANDED_SETTLE_MS);
+		cxb_sim_stranded_scan(ad, true);
+	}
 	queue_delayed_work(cxb_sim_wq, &ad->stranded_work,
 			   msecs_to_jiffies(CXB_SIM_STRANDED_PERIOD_MS));
 }

@@ -396,8 +396,10 @@ void cxb_sim_mlx5_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
 	cxb_sim_mlx5_complete(sq, idx, pass);
 }
 
-/* Stranded detector for an mlx5 send queue. Caller holds sq->lock. */
-void cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq)
+/* Stranded detector for an mlx5 send queue, as cxb_sim_sq_check_stranded()
+ * (@confirm, return value). Caller holds sq->lock.
+ */
+bool cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq, bool confirm)
 {
 	unsigned long idle = msecs_to_jiffies(CXB_SIM_STRANDED_IDLE_MS);
 	struct mlx5_wqe_ctrl_seg ctrl;
@@ -408,13 +410,13 @@ void cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq)
 	if (sq->dead || sq->paused || sq->error || sq->done != idx ||
 	    time_before(jiffies, sq->last_active + idle)) {
 		sq->stranded_suspect = false;
-		return;
+		return false;
 	}
 	if (sq->stranded_seen && sq->stranded_idx == idx)
-		return;
+		return false;
 	if (cxb_sim_dma_read(sq->port, sq->db_dma, &rec, sizeof(rec),
 			     CXB_SIM_PCIE_NONE))
-		return;
+		return false;
 	posted = (be32_to_cpu(rec) & CXB_MLX5_IDX_MASK) !=
 		 (idx & CXB_MLX5_IDX_MASK);
 	if (!posted &&
@@ -424,12 +426,14 @@ void cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq)
 			 cxb_mlx5_ctrl_opcode(&ctrl) != MLX5_OPCODE_NOP;
 	if (!posted) {
 		sq->stranded_suspect = false;
-		return;
+		return false;
 	}
 	if (!sq->stranded_suspect) {
 		sq->stranded_suspect = true;
-		return;
+		return false;
 	}
+	if (!confirm)
+		return true;
 	sq->stranded_suspect = false;
 	sq->stranded_seen = true;
 	sq->stranded_idx = idx;
@@ -447,4 +451,5 @@ void cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq)
 			     (READ_ONCE(sq->cq->prod) - be32_to_cpu(ci)) &
 			     CXB_MLX4_CI_MASK,
 			     READ_ONCE(sq->cq->armed) ? "" : "not ");
+	return false;
 }
