@@ -44,6 +44,9 @@ struct page_pool;
 
 #define CXB_DEF_TX_COPYBREAK	0
 
+/* Period of the stall watch (cxb_tx_kick_stalled()), under the watchdog's */
+#define CXB_WATCH_PERIOD	HZ
+
 /* Doorbell avoidance bound: min(tx-frames, ring / 4) TXBBs */
 #define CXB_DEF_TX_FRAMES	64U
 #define CXB_MAX_TX_FRAMES	CXB_MAX_RING_SIZE
@@ -92,6 +95,7 @@ struct cxb_tx_stats {
 	u64 doorbell_forced;
 	u64 queue_stopped;
 	u64 dropped;
+	u64 doorbell_kick;
 	u64 mpwqe_blks;
 	u64 mpwqe_pkts;
 	/* completion side */
@@ -103,6 +107,7 @@ struct cxb_tx_stats {
 	u64 xdp_xmit_err;		/* ndo_xdp_xmit frames refused */
 	u64 xdp_doorbells;
 	u64 xdp_cqes;
+	u64 err_cqe;
 };
 
 struct cxb_rx_stats {
@@ -119,6 +124,7 @@ struct cxb_rx_stats {
 	u64 xdp_redirect;
 	u64 xdp_aborted;
 	u64 xdp_tx_polls;		/* NAPI polls that posted XDP_TX */
+	u64 alloc_fail;
 };
 
 struct cxb_cq {
@@ -156,6 +162,8 @@ struct cxb_tx_ring {
 	u64 wake_queue;
 	u64 cqes;
 	u64 doorbell_by_completion;
+	u64 err_cqes;
+	bool err_seen;			/* an error CQE: reset pending */
 
 	/* Dirtied by ndo_start_xmit; the first line is the hot state */
 	u32 prod ____cacheline_aligned_in_smp;
@@ -228,6 +236,9 @@ struct cxb_tx_ring {
 	dma_addr_t buf_dma;
 	dma_addr_t db_dma;
 	struct cxb_sq_hw hw;
+	u32 watch_cons;			/* cons and prod the stall watch */
+	u32 watch_prod;			/* saw last */
+	u64 doorbell_kick;		/* rung by it; under xstats_sync */
 	bool created;
 };
 
@@ -256,6 +267,7 @@ struct cxb_rx_ring {
 	u64 xdp_redirect;
 	u64 xdp_aborted;
 	u64 xdp_tx_polls;
+	u64 alloc_fail;			/* buffers not posted: no memory */
 
 	/* Read-mostly */
 	struct bpf_prog __rcu *xdp_prog;	/* swapped under RTNL */
@@ -373,6 +385,7 @@ struct cxb_priv {
 	u64 polls_base;
 	u64 irqs_base;
 	u64 tx_timeouts;
+	u64 tx_recovers;		/* datapath resets after a TX fault */
 
 	/* TX doorbell policy, changed under RTNL, copied into the rings */
 	u32 db_opt;
@@ -390,6 +403,8 @@ struct cxb_priv {
 	struct dentry *ddir;
 
 	struct work_struct link_work;
+	struct work_struct reset_work;	/* recover from a TX fault */
+	struct delayed_work watch_work;	/* stalled send queues */
 	bool port_open;
 };
 
@@ -403,6 +418,9 @@ void cxb_tx_ring_init(struct cxb_tx_ring *ring);
 void cxb_tx_ring_drain(struct cxb_tx_ring *ring);
 void cxb_tx_flush_completions(struct cxb_channel *ch);
 void cxb_tx_flush_deferred(struct cxb_tx_ring *ring);
+bool cxb_tx_kick_stalled(struct cxb_tx_ring *ring);
+void cxb_tx_err_cqe(struct cxb_channel *ch, u16 wqe_index, u8 syndrome,
+		    u8 vendor_syndrome, bool napi);
 int cxb_rx_ring_fill(struct cxb_rx_ring *ring, gfp_t gfp);
 void cxb_rx_ring_drain(struct cxb_rx_ring *ring);
 bool cxb_tx_defer_doorbell_gen(struct cxb_tx_ring *ring);
@@ -415,6 +433,24 @@ static inline u32 cxb_tx_free(const struct cxb_tx_ring *ring, u32 prod,
 			      u32 cons)
 {
 	return ring->size - (prod - cons);
+}
+
+/* Either xmit stopped the queue: completion may have freed the ring
+ * between the room check and the stop, and seen the queue still running.
+ * Look again once the stop is visible, or the queue stays stopped.
+ */
+static __always_inline void cxb_tx_stop_recheck(struct cxb_tx_ring *ring)
+{
+	/* The stop before cons: pairs with the completion side's smp_mb() */
+	smp_mb();
+	if (cxb_tx_free(ring, ring->prod, READ_ONCE(ring->cons)) >=
+	    CXB_TX_WAKE_ROOM && netif_tx_queue_stopped(ring->txq)) {
+		/* Undone at once: not counted as a stop. */
+		netif_tx_start_queue(ring->txq);
+		u64_stats_update_begin(&ring->xstats_sync);
+		ring->queue_stopped--;
+		u64_stats_update_end(&ring->xstats_sync);
+	}
 }
 
 bool cxb_tx_map_segs(struct cxb_tx_ring *ring, struct sk_buff *skb,
@@ -438,6 +474,7 @@ int cxb_reconfigure(struct cxb_priv *priv, unsigned int num_ch,
 void cxb_get_tx_stats(const struct cxb_tx_ring *ring, struct cxb_tx_stats *s);
 void cxb_get_rx_stats(const struct cxb_rx_ring *ring, struct cxb_rx_stats *s);
 void cxb_apply_tx_policy(struct cxb_priv *priv);
+void cxb_schedule_reset(struct cxb_priv *priv);
 u64 cxb_port_rx_dropped(struct cxb_priv *priv);
 
 /* cxbell_netdev.c, shared with cxbell_xdp.c */

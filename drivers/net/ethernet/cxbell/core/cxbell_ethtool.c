@@ -24,10 +24,12 @@ static const struct cxb_stat_desc cxb_tx_stats_desc[] = {
 	CXB_TX_STAT(doorbell_deferred),
 	CXB_TX_STAT(doorbell_by_completion),
 	CXB_TX_STAT(doorbell_forced),
+	CXB_TX_STAT(doorbell_kick),
 	CXB_TX_STAT(queue_stopped),
 	CXB_TX_STAT(wake_queue),
 	CXB_TX_STAT(dropped),
 	CXB_TX_STAT(cqes),
+	CXB_TX_STAT(err_cqe),
 	CXB_TX_STAT(mpwqe_blks),
 	CXB_TX_STAT(mpwqe_pkts),
 	CXB_TX_STAT(xdp_xmit),
@@ -43,6 +45,7 @@ static const struct cxb_stat_desc cxb_rx_stats_desc[] = {
 	CXB_RX_STAT(cqes),
 	CXB_RX_STAT(csum_unnecessary),
 	CXB_RX_STAT(csum_none),
+	CXB_RX_STAT(alloc_fail),
 	CXB_RX_STAT(xdp_drop),
 	CXB_RX_STAT(xdp_pass),
 	CXB_RX_STAT(xdp_tx),
@@ -57,6 +60,7 @@ static const char cxb_dev_stats_names[][ETH_GSTRING_LEN] = {
 	"irqs",
 	"tx_timeout",
 	"rx_port_dropped",
+	"tx_recover",
 };
 
 /* tx_mpwqe is offered on CXB_GEN_CX5 ports only (the last entry). */
@@ -182,6 +186,7 @@ static void cxb_get_ethtool_stats(struct net_device *dev,
 	*data++ = irqs;
 	*data++ = READ_ONCE(priv->tx_timeouts);
 	*data++ = cxb_port_rx_dropped(priv);
+	*data++ = READ_ONCE(priv->tx_recovers);
 	for (q = 0; q < nq; q++)
 		for (i = 0; i < CXB_NUM_TX_STATS; i++)
 			*data++ = cxb_stat(&tx[q], &cxb_tx_stats_desc[i]);
@@ -283,10 +288,16 @@ static int cxb_set_channels(struct net_device *dev, struct ethtool_channels *ch)
 {
 	struct cxb_priv *priv = netdev_priv(dev);
 
-	/* The core already rejects counts above the maxima we report. */
+	/* The core already rejects counts above the maxima we report. No
+	 * extack here (6.1 API): the log, rate limited.
+	 */
 	if (!ch->combined_count || ch->rx_count || ch->tx_count ||
-	    ch->other_count)
+	    ch->other_count) {
+		if (net_ratelimit())
+			netdev_info(dev, "channels: only 1..%u combined channels\n",
+				    cxb_max_channels(priv));
 		return -EINVAL;
+	}
 	if (ch->combined_count == priv->num_ch)
 		return 0;
 	return cxb_reconfigure(priv, ch->combined_count, priv->tx_ring_size,
@@ -320,14 +331,15 @@ static int cxb_set_priv_flags(struct net_device *dev, u32 flags)
 	struct cxb_priv *priv = netdev_priv(dev);
 	int err;
 
-	/* No extack here (6.1 API): say it in the log, once per request. */
+	/* No extack here (6.1 API): say it in the log, rate limited. */
 	err = cxb_set_bf(priv, flags & CXB_PRIV_FLAG_BF, NULL);
 	if (err) {
-		netdev_info(dev, "blueflame: port has no BlueFlame registers\n");
+		if (net_ratelimit())
+			netdev_info(dev, "blueflame: port has no BlueFlame registers\n");
 		return err;
 	}
 	err = cxb_set_mpwqe(priv, flags & CXB_PRIV_FLAG_MPWQE);
-	if (err)
+	if (err && net_ratelimit())
 		netdev_info(dev, "tx_mpwqe: ConnectX-4+ ports only\n");
 	return err;
 }
@@ -354,8 +366,10 @@ static int cxb_set_tunable(struct net_device *dev,
 		return -EOPNOTSUPP;
 	val = *(const u32 *)data;
 	if (val > CXB_MLX4_INLINE_MAX) {
-		netdev_info(dev, "tx-copybreak: %u is above the inline limit %u\n",
-			    val, CXB_MLX4_INLINE_MAX);
+		/* No extack here (6.1 API): the log, rate limited. */
+		if (net_ratelimit())
+			netdev_info(dev, "tx-copybreak: %u is above the inline limit %u\n",
+				    val, CXB_MLX4_INLINE_MAX);
 		return -EINVAL;
 	}
 	if (val != priv->tx_copybreak) {

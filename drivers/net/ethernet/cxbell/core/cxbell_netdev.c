@@ -325,6 +325,8 @@ static void cxb_fold_stats(struct cxb_priv *priv, struct cxb_channel *ch)
 	priv->tx_base.dropped += t.dropped;
 	priv->tx_base.wake_queue += t.wake_queue;
 	priv->tx_base.cqes += t.cqes;
+	priv->tx_base.doorbell_kick += t.doorbell_kick;
+	priv->tx_base.err_cqe += t.err_cqe;
 	priv->tx_base.mpwqe_blks += t.mpwqe_blks;
 	priv->tx_base.mpwqe_pkts += t.mpwqe_pkts;
 	priv->tx_base.xdp_xmit += t.xdp_xmit;
@@ -337,6 +339,7 @@ static void cxb_fold_stats(struct cxb_priv *priv, struct cxb_channel *ch)
 	priv->rx_base.cqes += r.cqes;
 	priv->rx_base.csum_unnecessary += r.csum_unnecessary;
 	priv->rx_base.csum_none += r.csum_none;
+	priv->rx_base.alloc_fail += r.alloc_fail;
 	priv->rx_base.xdp_drop += r.xdp_drop;
 	priv->rx_base.xdp_pass += r.xdp_pass;
 	priv->rx_base.xdp_tx += r.xdp_tx;
@@ -427,6 +430,8 @@ static int cxb_datapath_up(struct cxb_priv *priv)
 	for (i = 0; i < priv->num_ch; i++) {
 		napi_enable(&chs[i]->napi);
 		cxb_channel_arm(chs[i]);
+		/* The watchdog times a fresh queue from now */
+		txq_trans_cond_update(netdev_get_tx_queue(dev, i));
 	}
 	netif_tx_start_all_queues(dev);
 	if (priv->has_xdpsq) {
@@ -449,14 +454,20 @@ static void cxb_datapath_down(struct cxb_priv *priv)
 	struct cxb_channel **chs = priv->ch;
 	unsigned int i;
 
+	/* A failed restart left no datapath */
+	if (!chs)
+		return;
 	/* No new ndo_xdp_xmit; those running (RCU readers) finish first. */
 	if (priv->xdp_ch) {
 		WRITE_ONCE(priv->xdp_ch, NULL);
 		synchronize_net();
 	}
-	netif_tx_disable(priv->netdev);
+	/* NAPI first: a poll still running could wake a queue that was
+	 * just disabled, and the stack would transmit into freed channels.
+	 */
 	for (i = 0; i < priv->num_ch; i++)
 		napi_disable(&chs[i]->napi);
+	netif_tx_disable(priv->netdev);
 	for (i = 0; i < priv->num_ch; i++) {
 		struct cxb_channel *ch = chs[i];
 
@@ -467,8 +478,11 @@ static void cxb_datapath_down(struct cxb_priv *priv)
 			priv->ops->rq_destroy(priv->cadev, &ch->rx.hw);
 		ch->rx.created = false;
 		cxb_xdpsq_stop(priv, ch);
-		/* Completions the device wrote before it stopped. */
+		/* Completions the device wrote before it stopped, then what
+		 * it will never complete: counted before the fold below.
+		 */
 		cxb_tx_flush_completions(ch);
+		cxb_tx_ring_drain(&ch->tx);
 	}
 	spin_lock_bh(&priv->stats_lock);
 	priv->ch = NULL;
@@ -514,6 +528,7 @@ static int cxb_open(struct net_device *dev)
 	}
 	priv->port_open = true;
 	schedule_work(&priv->link_work);
+	schedule_delayed_work(&priv->watch_work, CXB_WATCH_PERIOD);
 	return 0;
 }
 
@@ -521,6 +536,7 @@ static int cxb_stop(struct net_device *dev)
 {
 	struct cxb_priv *priv = netdev_priv(dev);
 
+	cancel_delayed_work_sync(&priv->watch_work);
 	priv->ops->close(priv->cadev);
 	priv->port_open = false;
 	cancel_work_sync(&priv->link_work);
@@ -605,6 +621,7 @@ void cxb_get_tx_stats(const struct cxb_tx_ring *ring, struct cxb_tx_stats *s)
 		flushed = ring->doorbell_flushed;
 		s->queue_stopped = ring->queue_stopped;
 		s->dropped = ring->dropped;
+		s->doorbell_kick = ring->doorbell_kick;
 		s->mpwqe_blks = ring->mpwqe_blks;
 		s->mpwqe_pkts = ring->mpwqe_pkts;
 	} while (u64_stats_fetch_retry(&ring->xstats_sync, start));
@@ -613,6 +630,7 @@ void cxb_get_tx_stats(const struct cxb_tx_ring *ring, struct cxb_tx_stats *s)
 		s->wake_queue = ring->wake_queue;
 		s->cqes = ring->cqes;
 		s->doorbell_by_completion = ring->doorbell_by_completion;
+		s->err_cqe = ring->err_cqes;
 	} while (u64_stats_fetch_retry(&ring->cstats_sync, start));
 	/* Doorbells rung for deferred packets, by the completion handler or
 	 * when avoidance was turned off, count in tx_doorbells too.
@@ -633,6 +651,7 @@ void cxb_get_rx_stats(const struct cxb_rx_ring *ring, struct cxb_rx_stats *s)
 		s->cqes = ring->cqes;
 		s->csum_unnecessary = ring->csum_unnecessary;
 		s->csum_none = ring->csum_none;
+		s->alloc_fail = ring->alloc_fail;
 		s->xdp_drop = ring->xdp_drop;
 		s->xdp_pass = ring->xdp_pass;
 		s->xdp_tx = ring->xdp_tx;
@@ -653,6 +672,7 @@ static void cxb_get_stats64(struct net_device *dev,
 	stats->tx_packets = priv->tx_base.packets;
 	stats->tx_bytes = priv->tx_base.bytes;
 	stats->tx_dropped = priv->tx_base.dropped;
+	stats->tx_errors = priv->tx_base.err_cqe;
 	stats->rx_packets = priv->rx_base.packets;
 	stats->rx_bytes = priv->rx_base.bytes;
 	stats->rx_dropped = priv->rx_base.dropped;
@@ -665,6 +685,7 @@ static void cxb_get_stats64(struct net_device *dev,
 		stats->tx_packets += t.packets;
 		stats->tx_bytes += t.bytes;
 		stats->tx_dropped += t.dropped;
+		stats->tx_errors += t.err_cqe;
 		stats->rx_packets += r.packets;
 		stats->rx_bytes += r.bytes;
 		stats->rx_dropped += r.dropped;
@@ -683,12 +704,78 @@ u64 cxb_port_rx_dropped(struct cxb_priv *priv)
 	return ps.rx_dropped;
 }
 
+/* Recover from a TX fault (error CQE, TX timeout): the datapath is torn
+ * down and built again, as at ifdown/ifup. Every WQE the device will not
+ * complete is freed (counted in tx_dropped), every mapping released; the
+ * device gets fresh queues. Configuration and counters persist.
+ */
+static void cxb_reset_work(struct work_struct *work)
+{
+	struct cxb_priv *priv = container_of(work, struct cxb_priv, reset_work);
+	struct net_device *dev = priv->netdev;
+	int err;
+
+	rtnl_lock();
+	/* Gone down meanwhile: the next open starts clean anyway. */
+	if (!netif_running(dev) || !priv->ch)
+		goto out;
+	cxb_datapath_down(priv);
+	err = cxb_datapath_up(priv);
+	WRITE_ONCE(priv->tx_recovers, priv->tx_recovers + 1);
+	if (err)
+		netdev_err(dev, "datapath restart after a TX fault failed: %d\n",
+			   err);
+out:
+	rtnl_unlock();
+}
+
+/* Stall watch: kick send queues that made no progress for a period. */
+static void cxb_watch_work(struct work_struct *work)
+{
+	struct cxb_priv *priv = container_of(to_delayed_work(work),
+					     struct cxb_priv, watch_work);
+	unsigned int i;
+
+	/* The channels stay while the lock is held (cxb_datapath_down()). */
+	spin_lock_bh(&priv->stats_lock);
+	for (i = 0; priv->ch && i < priv->num_ch; i++) {
+		struct cxb_tx_ring *ring = &priv->ch[i]->tx;
+
+		__netif_tx_lock(ring->txq, smp_processor_id());
+		cxb_tx_kick_stalled(ring);
+		__netif_tx_unlock(ring->txq);
+	}
+	spin_unlock_bh(&priv->stats_lock);
+	schedule_delayed_work(&priv->watch_work, CXB_WATCH_PERIOD);
+}
+
+void cxb_schedule_reset(struct cxb_priv *priv)
+{
+	schedule_work(&priv->reset_work);
+}
+
+/* The stack's watchdog: a stopped queue made no progress for
+ * watchdog_timeo (a lost completion, interrupt or doorbell).
+ */
 static void cxb_tx_timeout(struct net_device *dev, unsigned int txqueue)
 {
 	struct cxb_priv *priv = netdev_priv(dev);
+	struct cxb_tx_ring *ring;
 
-	priv->tx_timeouts++;
-	netdev_warn(dev, "TX queue %u timed out\n", txqueue);
+	WRITE_ONCE(priv->tx_timeouts, priv->tx_timeouts + 1);
+	/* The channels stay while the lock is held (cxb_datapath_down()). */
+	spin_lock(&priv->stats_lock);
+	if (priv->ch && txqueue < priv->num_ch) {
+		ring = &priv->ch[txqueue]->tx;
+		netdev_err(dev, "TX queue %u timed out: prod %u cons %u, CQ ci %u; resetting\n",
+			   txqueue, READ_ONCE(ring->prod),
+			   READ_ONCE(ring->cons), READ_ONCE(ring->cq->ci));
+	} else {
+		netdev_err(dev, "TX queue %u timed out without a datapath; resetting\n",
+			   txqueue);
+	}
+	spin_unlock(&priv->stats_lock);
+	cxb_schedule_reset(priv);
 }
 
 static const struct net_device_ops cxb_netdev_ops = {
@@ -736,6 +823,8 @@ int cxb_netdev_create(struct cxb_adev *cadev)
 	priv->has_xdpsq = cadev->xdp_sq && cadev->gen == CXB_GEN_CX3;
 	spin_lock_init(&priv->stats_lock);
 	INIT_WORK(&priv->link_work, cxb_link_work);
+	INIT_WORK(&priv->reset_work, cxb_reset_work);
+	INIT_DELAYED_WORK(&priv->watch_work, cxb_watch_work);
 
 	dev->netdev_ops = &cxb_netdev_ops;
 	dev->sysfs_groups[0] = &cxb_sysfs_group;
@@ -766,5 +855,7 @@ void cxb_netdev_destroy(struct cxb_adev *cadev)
 
 	cxb_debugfs_del(priv);
 	unregister_netdev(priv->netdev);
+	/* Down now: a queued reset finds nothing to do */
+	cancel_work_sync(&priv->reset_work);
 	free_netdev(priv->netdev);
 }

@@ -328,19 +328,8 @@ netdev_tx_t cxb_mlx5_start_xmit(struct cxb_tx_ring *ring, struct sk_buff *skb)
 	ring->queue_stopped += stopped;
 	u64_stats_update_end(&ring->xstats_sync);
 
-	if (unlikely(stopped)) {
-		/* As in cxb_start_xmit(): completion may have freed the ring
-		 * before the stop was visible.
-		 */
-		smp_mb();
-		if (cxb_tx_free(ring, ring->prod, READ_ONCE(ring->cons)) >=
-		    CXB_TX_WAKE_ROOM && netif_tx_queue_stopped(ring->txq)) {
-			netif_tx_start_queue(ring->txq);
-			u64_stats_update_begin(&ring->xstats_sync);
-			ring->queue_stopped--;
-			u64_stats_update_end(&ring->xstats_sync);
-		}
-	}
+	if (unlikely(stopped))
+		cxb_tx_stop_recheck(ring);
 	return NETDEV_TX_OK;
 
 drop:
@@ -431,11 +420,18 @@ bool cxb_mlx5_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 			break;
 		/* Read the CQE only after its owner bit said it is ours. */
 		dma_rmb();
-		if (unlikely(get_cqe_opcode(cqe) != MLX5_CQE_REQ))
-			netdev_warn_once(ch->priv->netdev,
-					 "TX queue %u: CQE opcode %#x\n",
-					 ch->idx, get_cqe_opcode(cqe));
 		wqe_counter = be16_to_cpu(cqe->wqe_counter);
+		if (unlikely(get_cqe_opcode(cqe) != MLX5_CQE_REQ)) {
+			const struct mlx5_err_cqe *err = (const void *)cqe;
+
+			if (get_cqe_opcode(cqe) == MLX5_CQE_REQ_ERR)
+				cxb_tx_err_cqe(ch, wqe_counter, err->syndrome,
+					       err->vendor_err_synd, napi);
+			else
+				netdev_warn_once(ch->priv->netdev,
+						 "TX queue %u: CQE opcode %#x\n",
+						 ch->idx, get_cqe_opcode(cqe));
+		}
 
 		/* Free every WQE up to and including the completed one. */
 		for (;;) {

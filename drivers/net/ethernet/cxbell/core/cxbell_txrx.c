@@ -50,6 +50,9 @@ void cxb_tx_ring_init(struct cxb_tx_ring *ring)
 	ring->bf_offset = 0;
 	ring->dma_prod = 0;
 	ring->dma_cons = 0;
+	ring->watch_cons = 0;
+	ring->watch_prod = 0;
+	ring->err_seen = false;
 }
 
 /* The helpers the cx5 path shares through the wrappers below are forced
@@ -365,21 +368,8 @@ netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	ring->queue_stopped += stopped;
 	u64_stats_update_end(&ring->xstats_sync);
 
-	if (unlikely(stopped)) {
-		/* Completion may have freed the ring between the room check
-		 * and the stop, and seen the queue still running: look again
-		 * after the stop is visible, or the queue stays stopped.
-		 */
-		smp_mb();
-		if (cxb_tx_free(ring, ring->prod, READ_ONCE(ring->cons)) >=
-		    CXB_TX_WAKE_ROOM && netif_tx_queue_stopped(ring->txq)) {
-			/* Undone at once: not counted as a stop. */
-			netif_tx_start_queue(ring->txq);
-			u64_stats_update_begin(&ring->xstats_sync);
-			ring->queue_stopped--;
-			u64_stats_update_end(&ring->xstats_sync);
-		}
-	}
+	if (unlikely(stopped))
+		cxb_tx_stop_recheck(ring);
 	return NETDEV_TX_OK;
 
 drop:
@@ -436,6 +426,34 @@ void cxb_tx_flush_deferred(struct cxb_tx_ring *ring)
 	u64_stats_update_begin(&ring->xstats_sync);
 	ring->doorbell_flushed++;
 	u64_stats_update_end(&ring->xstats_sync);
+}
+
+/* The stall watch, about once a second, with the queue's xmit lock held:
+ * if WQEs are outstanding and no completion came since the last look,
+ * announce everything posted once more. A device that missed a doorbell
+ * (or one doorbell avoidance deferred to a completion that never comes)
+ * fetches the stranded WQEs now; one that has them already finds nothing
+ * new. A completion that stays lost is left to the stack's watchdog.
+ */
+bool cxb_tx_kick_stalled(struct cxb_tx_ring *ring)
+{
+	u32 cons = READ_ONCE(ring->cons);
+	/* outstanding at the last look already, and nothing completed */
+	bool stalled = ring->watch_prod != ring->watch_cons &&
+		       cons == ring->watch_cons;
+
+	ring->watch_cons = cons;
+	ring->watch_prod = ring->prod;
+	if (!stalled)
+		return false;
+	WRITE_ONCE(ring->db_pending, false);
+	cxb_tx_ring_doorbell(ring);
+	WRITE_ONCE(ring->prod_bell, ring->prod);
+	u64_stats_update_begin(&ring->xstats_sync);
+	ring->doorbells++;
+	ring->doorbell_kick++;
+	u64_stats_update_end(&ring->xstats_sync);
+	return true;
 }
 
 /* Completion side of doorbell avoidance: ring for what xmit deferred. */
@@ -520,6 +538,30 @@ static u32 cxb_tx_free_wqe(struct cxb_tx_ring *ring, u32 cons, int budget,
 	return nr_txbb;
 }
 
+/* An error CQE (either generation): the device failed the WQE at
+ * @wqe_index and put the send queue in the error state; it executes
+ * nothing more. The completion walk still frees every WQE up to the
+ * failed one. Only a full reset brings the queue back (the reset work;
+ * not while the datapath is going down anyway).
+ */
+void cxb_tx_err_cqe(struct cxb_channel *ch, u16 wqe_index, u8 syndrome,
+		    u8 vendor_syndrome, bool napi)
+{
+	struct cxb_tx_ring *ring = &ch->tx;
+
+	u64_stats_update_begin(&ring->cstats_sync);
+	ring->err_cqes++;
+	u64_stats_update_end(&ring->cstats_sync);
+	if (ring->err_seen || !napi)
+		return;
+	ring->err_seen = true;
+	if (net_ratelimit())
+		netdev_err(ch->priv->netdev,
+			   "TX queue %u: error CQE at WQE %u, syndrome %#x vendor %#x; resetting\n",
+			   ch->idx, wqe_index, syndrome, vendor_syndrome);
+	cxb_schedule_reset(ch->priv);
+}
+
 /* After a completion walk of either generation freed @pkts packets up to
  * @cons from @ncqe CQEs: record the CQ's consumer index (@ci, as the
  * device wants it in @ci_rec), publish cons, feed BQL, wake the queue and
@@ -590,6 +632,12 @@ static bool cxb_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 		/* Read the CQE only after its owner bit said it is ours. */
 		dma_rmb();
 		wqe_index = be16_to_cpu(cqe->wqe_index);
+		if (unlikely(cxb_mlx4_cqe_is_err(cqe))) {
+			const struct mlx4_err_cqe *err = (const void *)cqe;
+
+			cxb_tx_err_cqe(ch, wqe_index, err->syndrome,
+				       err->vendor_err_syndrome, napi);
+		}
 
 		/* Free every WQE up to and including the completed one. */
 		for (;;) {
@@ -681,8 +729,12 @@ int cxb_rx_ring_fill(struct cxb_rx_ring *ring, gfp_t gfp)
 
 	while (ring->prod - ring->cons < ring->size) {
 		err = cxb_rx_post(ring, ring->prod & ring->size_mask);
-		if (err)
+		if (unlikely(err)) {
+			u64_stats_update_begin(&ring->stats_sync);
+			ring->alloc_fail++;
+			u64_stats_update_end(&ring->stats_sync);
 			break;
+		}
 		ring->prod++;
 		posted++;
 	}
@@ -878,6 +930,12 @@ int cxb_napi_poll(struct napi_struct *napi, int budget)
 		tx_done = false;
 
 	rx_done = cxb_rx_poll(ch, budget);
+	/* No buffer posted (refills failed): no receive completion would
+	 * poll again, so keep polling until a refill succeeds.
+	 */
+	if (unlikely(ch->rx.prod == ch->rx.cons) &&
+	    cxb_rx_ring_fill(&ch->rx, GFP_ATOMIC))
+		return budget;
 	if (!tx_done || rx_done == budget)
 		return budget;
 

@@ -182,8 +182,11 @@
 #define CXB_SIM_DEFER_BUDGET	64	/* WQEs per lock hold in deferred mode */
 #define CXB_SIM_STRANDED_PERIOD_MS 50
 #define CXB_SIM_STRANDED_IDLE_MS 100
+#define CXB_SIM_STRANDED_CONFIRM_MS 100	/* still unannounced after */
+#define CXB_SIM_STRANDED_SETTLE_MS 20	/* and after every vCPU ran */
 #define CXB_SIM_PASS_IRQS	8
 #define CXB_SIM_PAUSE_RETRY_US	1000	/* stopped engine: try again */
+#define CXB_SIM_MAX_DELAY_US	(10 * USEC_PER_SEC)	/* engine_delay_us */
 
 enum cxb_sim_engine_mode {
 	CXB_SIM_ENGINE_INLINE,
@@ -218,6 +221,12 @@ enum cxb_sim_cnt {
 	CXB_SIM_C_PCIE_DB_READ,
 	CXB_SIM_C_PCIE_TLP_OVERHEAD,
 	CXB_SIM_C_ENGINE_NS,
+	/* injected faults (debugfs fault/), each counted when it happens */
+	CXB_SIM_C_ERR_CQES,		/* error CQEs written */
+	CXB_SIM_C_CQES_LOST,		/* send CQEs not written */
+	CXB_SIM_C_IRQS_LOST,		/* interrupts not raised */
+	CXB_SIM_C_DOORBELLS_LOST,	/* doorbells / BF writes ignored */
+	CXB_SIM_C_RX_NO_BUF,		/* frames that found no RX WQE */
 	CXB_SIM_C_MPW_WQES,		/* cx5: multi-packet WQEs executed */
 	CXB_SIM_C_MPW_PKTS,		/* cx5: packets they carried */
 	CXB_SIM_NR_CNT
@@ -232,6 +241,26 @@ enum cxb_sim_pcie {
 	CXB_SIM_PCIE_CQE,	/* CQE writes */
 	CXB_SIM_PCIE_DATA_WR,	/* RX frame data */
 };
+
+/* Fault injection knobs of a port (debugfs port<P>/fault/). The "next N"
+ * knobs count down as faults are injected; 0 is off.
+ */
+struct cxb_sim_fault {
+	atomic_t err_cqe;	/* next N send completions: error CQEs */
+	atomic_t err_cqe_every;	/* every Nth send completion: error CQE */
+	atomic_t err_cqe_seq;	/* send completions seen for err_cqe_every */
+	atomic_t err_syndrome;	/* syndrome of injected error CQEs */
+	atomic_t lose_cqe;	/* next N send CQEs silently not written */
+	atomic_t lose_irq;	/* next N interrupts not raised */
+	atomic_t lose_doorbell;	/* next N send doorbells/BF writes ignored */
+	atomic_t rx_no_buf;	/* next N frames find no receive WQE */
+};
+
+/* Consume one "next N" fault: true if it fires. */
+static inline bool cxb_sim_fault_hit(atomic_t *n)
+{
+	return atomic_read(n) > 0 && atomic_dec_if_positive(n) >= 0;
+}
 
 struct cxb_sim_stats {
 	u64 v[CXB_SIM_NR_CNT];
@@ -314,9 +343,14 @@ struct cxb_sim_sq {
 	u32 announced;		/* TXBB index the device may execute up to */
 	u32 done;		/* next TXBB to execute */
 	bool dead;
+	bool error;		/* error CQE written: executes nothing more */
 	bool stranded_seen;
 	bool stranded_suspect;	/* cx5: seen once, see cxbell_sim_mlx5.c */
+	bool stranded_ready;	/* to count if still so after the barrier */
 	u32 stranded_idx;
+	bool stranded_cand;	/* seen at stranded_cand_idx since */
+	u32 stranded_cand_idx;
+	unsigned long stranded_cand_since;	/* jiffies */
 	unsigned long last_active;	/* jiffies of last doorbell/progress */
 	struct work_struct work;	/* deferred engine */
 	/* Link-level pause: the frame of WQE @held_idx (executed, @done
@@ -387,6 +421,7 @@ struct cxb_sim_port {
 	struct hrtimer pause_timer;	/* retry while an engine is paused */
 	cxb_link_fn link_cb;
 	void *link_ctx;
+	struct cxb_sim_fault fault;
 	struct cxb_sim_stats __percpu *stats;
 	struct dentry *ddir;
 	struct cxb_sim_cnt_file cnt_files[CXB_SIM_NR_CNT];
@@ -413,6 +448,16 @@ struct cxb_sim_adapter {
 	 * may it change.
 	 */
 	bool iommu_pt;
+	/* Fault injection (debugfs fault/): the next N streaming maps fail;
+	 * the deferred engine waits engine_delay_us before each pass.
+	 */
+	atomic_t dma_map_fail;
+	atomic64_t dma_map_failed;
+	atomic_t engine_delay_us;
+	/* The cable between the two ports is plugged in (debugfs cable):
+	 * unplugged, neither port has link and frames on the wire are lost.
+	 */
+	bool cable;
 	struct mutex lock;	/* queue create/destroy, port open/close */
 	struct xarray cqs;	/* cqn -> struct cxb_sim_cq */
 	struct ida qpns;
@@ -478,6 +523,7 @@ void cxb_sim_pcie_mmio(struct cxb_sim_port *port, size_t len);
 
 /* cxbell_sim_queue.c */
 void cxb_sim_port_reap(struct cxb_sim_port *port);
+void cxb_sim_set_cable(struct cxb_sim_adapter *ad, bool in);
 
 /* cxbell_sim_engine.c */
 void cxb_sim_sq_init(struct cxb_sim_sq *sq);
@@ -496,8 +542,9 @@ void cxb_sim_sq_kick(struct cxb_sim_sq *sq);
 void cxb_sim_mlx5_send_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
 			  const void *reg);
 void cxb_sim_mlx5_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass);
+bool cxb_sim_sq_err_due(struct cxb_sim_sq *sq);
 bool cxb_sim_mlx5_resume(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass);
-void cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq);
+bool cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq, bool confirm);
 
 /* cxbell_sim_cq.c */
 bool cxb_sim_cq_room(struct cxb_sim_cq *cq);

@@ -61,6 +61,7 @@ static int cxb_sim_port_add(struct cxb_sim_adapter *ad, unsigned int index)
 		return -ENOMEM;
 	port->ad = ad;
 	port->index = index;
+	atomic_set(&port->fault.err_syndrome, MLX4_CQE_SYNDROME_LOCAL_PROT_ERR);
 	port->mtu = CXB_SIM_DEF_MTU;
 	cxb_sim_port_pause_init(port);
 	port->stats = alloc_percpu(struct cxb_sim_stats);
@@ -169,6 +170,7 @@ static int cxb_sim_adapter_new(u32 id, unsigned int nports,
 	ad->nports = nports;
 	ad->gen = gen;
 	ad->engine = CXB_SIM_ENGINE_INLINE;
+	ad->cable = true;
 	mutex_init(&ad->lock);
 	xa_init_flags(&ad->cqs, XA_FLAGS_ALLOC);
 	ida_init(&ad->qpns);

@@ -66,6 +66,11 @@ static void cxb_sim_cq_fire_locked(struct cxb_sim_cq *cq)
 	if (cq->dead || !cq->armed)
 		return;
 	cq->armed = false;
+	/* fault: the interrupt is lost, the CQ stays disarmed */
+	if (cxb_sim_fault_hit(&cq->port->fault.lose_irq)) {
+		cxb_sim_inc(cq->port, CXB_SIM_C_IRQS_LOST);
+		return;
+	}
 	cq->comp(cq->comp_ctx);
 	cxb_sim_inc(cq->port, CXB_SIM_C_IRQS);
 }
@@ -106,24 +111,25 @@ void cxb_sim_pass_end(struct cxb_sim_pass *pass)
 	pass->n = 0;
 }
 
-/* Write @cqe (owner bit filled in here) at the producer index. The
+/* Write the @size-byte CQE @cqe at the producer index of @cq, whose CQEs
+ * are @size bytes: body first, then from @tail on the bytes holding the
+ * owner bit, set in *@own (@own_mask) for the producer's lap. The
  * interrupt is owed to @pass.
  */
-int cxb_sim_cq_post(struct cxb_sim_cq *cq, struct mlx4_cqe *cqe,
-		    struct cxb_sim_pass *pass)
+static int cxb_sim_cq_write(struct cxb_sim_cq *cq, void *cqe, size_t size,
+			    size_t tail, u8 *own, u8 own_mask,
+			    struct cxb_sim_pass *pass)
 {
-	const size_t head = offsetof(struct mlx4_cqe, reserved);
 	struct cxb_sim_port *port = cq->port;
 	unsigned long flags;
 	dma_addr_t addr;
 	int err = 0;
 
-	BUILD_BUG_ON(sizeof(*cqe) != CXB_MLX4_CQE_SIZE);
-
 	spin_lock_irqsave(&cq->lock, flags);
-	if (cq->dead) {
+	if (cq->dead || cq->cqe_size != size) {
 		err = -ENODEV;
-		cxb_sim_violation(port, "CQE for destroyed CQ %#x", cq->cqn);
+		cxb_sim_violation(port, "%zu-byte CQE for CQ %#x: destroyed or %u-byte CQEs",
+				  size, cq->cqn, cq->cqe_size);
 		goto out;
 	}
 	if (!cxb_sim_cq_room_locked(cq)) {
@@ -133,20 +139,19 @@ int cxb_sim_cq_post(struct cxb_sim_cq *cq, struct mlx4_cqe *cqe,
 		goto out;
 	}
 	if (cq->prod & cq->size)
-		cqe->owner_sr_opcode |= MLX4_CQE_OWNER_MASK;
+		*own |= own_mask;
 	else
-		cqe->owner_sr_opcode &= ~MLX4_CQE_OWNER_MASK;
-	addr = cq->buf_dma + (dma_addr_t)(cq->prod & (cq->size - 1)) *
-			     CXB_MLX4_CQE_SIZE;
-	err = cxb_sim_dma_write(port, addr, cqe, head, CXB_SIM_PCIE_NONE);
+		*own &= ~own_mask;
+	addr = cq->buf_dma + (dma_addr_t)(cq->prod & (cq->size - 1)) * size;
+	err = cxb_sim_dma_write(port, addr, cqe, tail, CXB_SIM_PCIE_NONE);
 	if (err)
 		goto out;
 	dma_wmb();
-	err = cxb_sim_dma_write(port, addr + head, (u8 *)cqe + head,
-				sizeof(*cqe) - head, CXB_SIM_PCIE_NONE);
+	err = cxb_sim_dma_write(port, addr + tail, (u8 *)cqe + tail,
+				size - tail, CXB_SIM_PCIE_NONE);
 	if (err)
 		goto out;
-	cxb_sim_pcie_write(port, CXB_SIM_PCIE_CQE, sizeof(*cqe));
+	cxb_sim_pcie_write(port, CXB_SIM_PCIE_CQE, size);
 	cq->prod++;
 	cxb_sim_inc(port, CXB_SIM_C_CQES_WRITTEN);
 out:
@@ -156,54 +161,28 @@ out:
 	return err;
 }
 
-/* Write the mlx5 CQE @cqe (owner bit filled in here) at the producer
- * index of a CQ of 64-byte entries, as cxb_sim_cq_post() does: body
- * first, then the last 16 bytes holding op_own.
+/* Write the mlx4 CQE @cqe (owner bit filled in here) at the producer
+ * index; the owner byte and the reserved bytes before it go last.
+ */
+int cxb_sim_cq_post(struct cxb_sim_cq *cq, struct mlx4_cqe *cqe,
+		    struct cxb_sim_pass *pass)
+{
+	BUILD_BUG_ON(sizeof(*cqe) != CXB_MLX4_CQE_SIZE);
+	return cxb_sim_cq_write(cq, cqe, sizeof(*cqe),
+				offsetof(struct mlx4_cqe, reserved),
+				&cqe->owner_sr_opcode, MLX4_CQE_OWNER_MASK,
+				pass);
+}
+
+/* The same for the mlx5 CQE @cqe of a CQ of 64-byte entries: its last
+ * 16 bytes, holding op_own, go last.
  */
 int cxb_sim_cq_post64(struct cxb_sim_cq *cq, struct mlx5_cqe64 *cqe,
 		      struct cxb_sim_pass *pass)
 {
-	const size_t head = CXB_MLX5_CQE_SIZE - 16;
-	struct cxb_sim_port *port = cq->port;
-	unsigned long flags;
-	dma_addr_t addr;
-	int err = 0;
-
-	spin_lock_irqsave(&cq->lock, flags);
-	if (cq->dead || cq->cqe_size != CXB_MLX5_CQE_SIZE) {
-		err = -ENODEV;
-		cxb_sim_violation(port, "mlx5 CQE for CQ %#x: destroyed or %u-byte CQEs",
-				  cq->cqn, cq->cqe_size);
-		goto out;
-	}
-	if (!cxb_sim_cq_room_locked(cq)) {
-		err = -ENOSPC;
-		cxb_sim_violation(port, "CQ %#x overflow (prod %u ci %u size %u)",
-				  cq->cqn, cq->prod, cq->ci, cq->size);
-		goto out;
-	}
-	if (cq->prod & cq->size)
-		cqe->op_own |= MLX5_CQE_OWNER_MASK;
-	else
-		cqe->op_own &= ~MLX5_CQE_OWNER_MASK;
-	addr = cq->buf_dma + (dma_addr_t)(cq->prod & (cq->size - 1)) *
-			     CXB_MLX5_CQE_SIZE;
-	err = cxb_sim_dma_write(port, addr, cqe, head, CXB_SIM_PCIE_NONE);
-	if (err)
-		goto out;
-	dma_wmb();
-	err = cxb_sim_dma_write(port, addr + head, (u8 *)cqe + head,
-				sizeof(*cqe) - head, CXB_SIM_PCIE_NONE);
-	if (err)
-		goto out;
-	cxb_sim_pcie_write(port, CXB_SIM_PCIE_CQE, sizeof(*cqe));
-	cq->prod++;
-	cxb_sim_inc(port, CXB_SIM_C_CQES_WRITTEN);
-out:
-	spin_unlock_irqrestore(&cq->lock, flags);
-	if (!err)
-		cxb_sim_pass_irq(pass, cq);
-	return err;
+	BUILD_BUG_ON(sizeof(*cqe) != CXB_MLX5_CQE_SIZE);
+	return cxb_sim_cq_write(cq, cqe, sizeof(*cqe), sizeof(*cqe) - 16,
+				&cqe->op_own, MLX5_CQE_OWNER_MASK, pass);
 }
 
 /* CQ doorbell: arm for the next completion. If completions past @ci are

@@ -15,6 +15,21 @@
  *   cxbell_sim<ID>/port<P>/<counter>  read-only u64 counters
  *   cxbell_sim<ID>/port<P>/pause  802.3x pause, Y/N (rw, kstrtobool
  *                               input; default Y), see cxbell_sim.h
+ *   cxbell_sim<ID>/cable        Y: the ports are cabled (default), N:
+ *                               unplugged, no link (rw, kstrtobool)
+ *   cxbell_sim<ID>/fault/       adapter fault knobs (rw, decimal):
+ *     dma_map_fail              the next N streaming maps fail
+ *     dma_map_failed            (ro) maps failed so far
+ *     engine_delay_us           deferred engine: wait before each pass
+ *   cxbell_sim<ID>/port<P>/fault/  port fault knobs (rw, decimal; the
+ *                               "next N" ones count down, 0 is off):
+ *     err_cqe, err_cqe_every    next N / every Nth send completion is an
+ *                               error CQE; the queue stops (error state)
+ *     err_cqe_syndrome          its syndrome (default 0x04, LOCAL_PROT)
+ *     lose_cqe                  next N send CQEs are not written
+ *     lose_irq                  next N interrupts are not raised
+ *     lose_doorbell             next N send doorbells / BF writes ignored
+ *     rx_no_buf                 next N arriving frames find no RX WQE
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -51,6 +66,11 @@ static const char * const cxb_sim_cnt_names[CXB_SIM_NR_CNT] = {
 	[CXB_SIM_C_PCIE_DB_READ]	= "pcie_db_read_bytes",
 	[CXB_SIM_C_PCIE_TLP_OVERHEAD]	= "pcie_tlp_overhead_bytes",
 	[CXB_SIM_C_ENGINE_NS]		= "engine_ns",
+	[CXB_SIM_C_ERR_CQES]		= "err_cqes",
+	[CXB_SIM_C_CQES_LOST]		= "cqes_lost",
+	[CXB_SIM_C_IRQS_LOST]		= "irqs_lost",
+	[CXB_SIM_C_DOORBELLS_LOST]	= "doorbells_lost",
+	[CXB_SIM_C_RX_NO_BUF]		= "rx_no_buf",
 	[CXB_SIM_C_MPW_WQES]		= "mpwqe_wqes",
 	[CXB_SIM_C_MPW_PKTS]		= "mpwqe_pkts",
 };
@@ -271,6 +291,100 @@ static const struct file_operations cxb_sim_pause_fops = {
 	.llseek	= default_llseek,
 };
 
+/* Fault knobs: an atomic_t each, bounded; a rejected write leaves it. */
+static int cxb_sim_knob_get(void *data, u64 *val)
+{
+	*val = atomic_read((atomic_t *)data);
+	return 0;
+}
+
+static int cxb_sim_knob_set_max(void *data, u64 val, u64 max)
+{
+	if (val > max)
+		return -ERANGE;
+	atomic_set((atomic_t *)data, val);
+	return 0;
+}
+
+static int cxb_sim_knob_set(void *data, u64 val)
+{
+	return cxb_sim_knob_set_max(data, val, INT_MAX);
+}
+DEFINE_DEBUGFS_ATTRIBUTE(cxb_sim_knob_fops, cxb_sim_knob_get,
+			 cxb_sim_knob_set, "%llu\n");
+
+static int cxb_sim_syndrome_set(void *data, u64 val)
+{
+	return cxb_sim_knob_set_max(data, val, U8_MAX);
+}
+DEFINE_DEBUGFS_ATTRIBUTE(cxb_sim_syndrome_fops, cxb_sim_knob_get,
+			 cxb_sim_syndrome_set, "%#llx\n");
+
+static int cxb_sim_delay_set(void *data, u64 val)
+{
+	return cxb_sim_knob_set_max(data, val, CXB_SIM_MAX_DELAY_US);
+}
+DEFINE_DEBUGFS_ATTRIBUTE(cxb_sim_delay_fops, cxb_sim_knob_get,
+			 cxb_sim_delay_set, "%llu\n");
+
+static void cxb_sim_debugfs_port_faults(struct cxb_sim_port *port)
+{
+	struct cxb_sim_fault *f = &port->fault;
+	struct dentry *d = debugfs_create_dir("fault", port->ddir);
+
+	debugfs_create_file_unsafe("err_cqe", 0600, d, &f->err_cqe,
+				   &cxb_sim_knob_fops);
+	debugfs_create_file_unsafe("err_cqe_every", 0600, d, &f->err_cqe_every,
+				   &cxb_sim_knob_fops);
+	debugfs_create_file_unsafe("err_cqe_syndrome", 0600, d,
+				   &f->err_syndrome, &cxb_sim_syndrome_fops);
+	debugfs_create_file_unsafe("lose_cqe", 0600, d, &f->lose_cqe,
+				   &cxb_sim_knob_fops);
+	debugfs_create_file_unsafe("lose_irq", 0600, d, &f->lose_irq,
+				   &cxb_sim_knob_fops);
+	debugfs_create_file_unsafe("lose_doorbell", 0600, d, &f->lose_doorbell,
+				   &cxb_sim_knob_fops);
+	debugfs_create_file_unsafe("rx_no_buf", 0600, d, &f->rx_no_buf,
+				   &cxb_sim_knob_fops);
+}
+
+static ssize_t cxb_sim_cable_read(struct file *file, char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	struct cxb_sim_adapter *ad = file->private_data;
+	char buf[2] = { READ_ONCE(ad->cable) ? 'Y' : 'N', '\n' };
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, sizeof(buf));
+}
+
+static ssize_t cxb_sim_cable_write(struct file *file,
+				   const char __user *ubuf, size_t count,
+				   loff_t *ppos)
+{
+	struct cxb_sim_adapter *ad = file->private_data;
+	char buf[8];
+	bool in;
+
+	if (*ppos || !count || count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (kstrtobool(strim(buf), &in))
+		return -EINVAL;
+	cxb_sim_set_cable(ad, in);
+	*ppos += count;
+	return count;
+}
+
+static const struct file_operations cxb_sim_cable_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= cxb_sim_cable_read,
+	.write	= cxb_sim_cable_write,
+	.llseek	= default_llseek,
+};
+
 void cxb_sim_debugfs_port_add(struct cxb_sim_port *port)
 {
 	char name[16];
@@ -287,6 +401,7 @@ void cxb_sim_debugfs_port_add(struct cxb_sim_port *port)
 	}
 	debugfs_create_file("pause", 0600, port->ddir, port,
 			    &cxb_sim_pause_fops);
+	cxb_sim_debugfs_port_faults(port);
 }
 
 void cxb_sim_debugfs_port_del(struct cxb_sim_port *port)
@@ -297,6 +412,8 @@ void cxb_sim_debugfs_port_del(struct cxb_sim_port *port)
 
 void cxb_sim_debugfs_adapter_add(struct cxb_sim_adapter *ad)
 {
+	struct dentry *fdir;
+
 	ad->ddir = debugfs_create_dir(dev_name(&ad->dev), cxb_sim_droot);
 	debugfs_create_file("engine", 0600, ad->ddir, ad,
 			    &cxb_sim_engine_fops);
@@ -309,6 +426,16 @@ void cxb_sim_debugfs_adapter_add(struct cxb_sim_adapter *ad)
 				   &cxb_sim_atomic64_fops);
 	debugfs_create_file_unsafe("reset_counters", 0200, ad->ddir, ad,
 				   &cxb_sim_reset_fops);
+
+	debugfs_create_file("cable", 0600, ad->ddir, ad, &cxb_sim_cable_fops);
+
+	fdir = debugfs_create_dir("fault", ad->ddir);
+	debugfs_create_file_unsafe("dma_map_fail", 0600, fdir,
+				   &ad->dma_map_fail, &cxb_sim_knob_fops);
+	debugfs_create_file_unsafe("dma_map_failed", 0444, fdir,
+				   &ad->dma_map_failed, &cxb_sim_atomic64_fops);
+	debugfs_create_file_unsafe("engine_delay_us", 0600, fdir,
+				   &ad->engine_delay_us, &cxb_sim_delay_fops);
 }
 
 /* Also removes the port directories; waits for readers to finish. */

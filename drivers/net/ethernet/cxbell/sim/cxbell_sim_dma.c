@@ -305,6 +305,11 @@ static dma_addr_t cxb_sim_map_page(struct device *dev, struct page *page,
 	dma_addr_t iova;
 	u64 t0;
 
+	/* fault: the IOMMU is out of space */
+	if (cxb_sim_fault_hit(&ad->dma_map_fail)) {
+		atomic64_inc(&ad->dma_map_failed);
+		return DMA_MAPPING_ERROR;
+	}
 	/* Passthrough does what dma-direct does on a host without an
 	 * IOMMU (bus address = physical address), plus the live count:
 	 * not the model's time, and about dma-direct's instructions.

@@ -28,6 +28,7 @@
  * doorbells, which only announce. A resume trigger takes the SQ lock with
  * no lock of the receiving port held.
  */
+#include <linux/delay.h>
 #include <linux/etherdevice.h>
 #include <linux/hrtimer.h>
 #include <linux/jiffies.h>
@@ -218,7 +219,7 @@ bool cxb_sim_sq_wire(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
 	enum cxb_sim_rx_res res;
 
 	if (!READ_ONCE(port->enabled) || !peer || !READ_ONCE(peer->enabled) ||
-	    !READ_ONCE(peer->nr_rqs)) {
+	    !READ_ONCE(port->ad->cable) || !READ_ONCE(peer->nr_rqs)) {
 		cxb_sim_inc(port, CXB_SIM_C_TX_DISCARDED);
 		goto sent;
 	}
@@ -272,12 +273,51 @@ static void cxb_sim_sq_complete(struct cxb_sim_sq *sq, u32 idx,
 {
 	struct mlx4_cqe cqe;
 
+	/* fault: the device silently drops the CQE */
+	if (cxb_sim_fault_hit(&sq->port->fault.lose_cqe)) {
+		cxb_sim_inc(sq->port, CXB_SIM_C_CQES_LOST);
+		return;
+	}
 	memset(&cqe, 0, sizeof(cqe));
 	cqe.vlan_my_qpn = cpu_to_be32(sq->qpn & CXB_SIM_QN_MAX);
 	cqe.byte_cnt = cpu_to_be32(len);
 	cqe.wqe_index = cpu_to_be16(idx & 0xffff);
 	cqe.owner_sr_opcode = MLX4_CQE_IS_SEND_MASK | MLX4_OPCODE_SEND;
 	cxb_sim_cq_post(sq->cq, &cqe, pass);
+}
+
+/* Fault: should the next send completion be an error? */
+bool cxb_sim_sq_err_due(struct cxb_sim_sq *sq)
+{
+	struct cxb_sim_fault *f = &sq->port->fault;
+	int every = atomic_read(&f->err_cqe_every);
+
+	if (cxb_sim_fault_hit(&f->err_cqe))
+		return true;
+	return every > 0 && !(atomic_inc_return(&f->err_cqe_seq) % every);
+}
+
+/* Fail the WQE at @idx with an error CQE (mlx4 format, the syndrome from
+ * the fault knob); the queue enters the error state, as a QP does, and
+ * executes nothing more until destroyed.
+ */
+static void cxb_sim_sq_error(struct cxb_sim_sq *sq, u32 idx,
+			     struct cxb_sim_pass *pass)
+{
+	union {
+		struct mlx4_cqe cqe;
+		struct mlx4_err_cqe err;
+	} u;
+
+	memset(&u, 0, sizeof(u));
+	u.err.my_qpn = cpu_to_be32(sq->qpn & CXB_SIM_QN_MAX);
+	u.err.wqe_index = cpu_to_be16(idx & 0xffff);
+	u.err.syndrome = atomic_read(&sq->port->fault.err_syndrome);
+	u.err.owner_sr_opcode = MLX4_CQE_IS_SEND_MASK |
+				CXB_MLX4_CQE_OPCODE_ERROR;
+	sq->error = true;
+	cxb_sim_inc(sq->port, CXB_SIM_C_ERR_CQES);
+	cxb_sim_cq_post(sq->cq, &u.cqe, pass);
 }
 
 /* A resume trigger: try the held frame again. True if the engine may go
@@ -374,6 +414,12 @@ static void cxb_sim_sq_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
 			cxb_sim_pcie_read(port, CXB_SIM_PCIE_DESC,
 					  (n - 1) * CXB_MLX4_TXBB_SIZE);
 		if (op == MLX4_OPCODE_SEND &&
+		    (ctrl->srcrb_flags & cpu_to_be32(MLX4_WQE_CTRL_CQ_UPDATE)) &&
+		    cxb_sim_sq_err_due(sq)) {
+			cxb_sim_sq_error(sq, idx, pass);
+			return;
+		}
+		if (op == MLX4_OPCODE_SEND &&
 		    (bf || ds == 1 ||
 		     !cxb_sim_dma_read(port, cxb_sim_sq_addr(sq, idx) +
 				       sizeof(*ctrl), sq->wqe.b + sizeof(*ctrl),
@@ -397,7 +443,8 @@ static void cxb_sim_sq_run(struct cxb_sim_sq *sq, unsigned int budget)
 	struct cxb_sim_pass pass = { .n = 0 };
 
 	if (cxb_sim_sq_unpause(sq, &pass))
-		while (!sq->paused && sq->done != sq->announced && budget--)
+		while (!sq->paused && !sq->error &&
+		       sq->done != sq->announced && budget--)
 			cxb_sim_sq_exec(sq, &pass);
 	cxb_sim_pass_end(&pass);
 }
@@ -405,16 +452,21 @@ static void cxb_sim_sq_run(struct cxb_sim_sq *sq, unsigned int budget)
 static void cxb_sim_sq_work(struct work_struct *work)
 {
 	struct cxb_sim_sq *sq = container_of(work, struct cxb_sim_sq, work);
+	unsigned int delay = atomic_read(&sq->port->ad->engine_delay_us);
 	bool more;
 	u64 t0;
 
+	/* fault: completion latency of a slow device */
+	if (delay)
+		fsleep(delay);
 	do {
 		t0 = ktime_get_ns();
 		rcu_read_lock();
 		spin_lock_bh(&sq->lock);
 		if (!sq->dead)
 			cxb_sim_sq_run(sq, CXB_SIM_DEFER_BUDGET);
-		more = !sq->dead && !sq->paused && sq->done != sq->announced;
+		more = !sq->dead && !sq->paused && !sq->error &&
+		       sq->done != sq->announced;
 		spin_unlock_bh(&sq->lock);
 		rcu_read_unlock();
 		cxb_sim_add(sq->port, CXB_SIM_C_ENGINE_NS, ktime_get_ns() - t0);
@@ -542,7 +594,7 @@ void cxb_sim_sq_init(struct cxb_sim_sq *sq)
  */
 void cxb_sim_sq_kick(struct cxb_sim_sq *sq)
 {
-	if (sq->paused || sq->done == sq->announced)
+	if (sq->paused || sq->error || sq->done == sq->announced)
 		return;
 	if (READ_ONCE(sq->port->ad->engine) == CXB_SIM_ENGINE_INLINE)
 		cxb_sim_sq_run(sq, UINT_MAX);
@@ -628,7 +680,7 @@ static bool cxb_sim_bf_make_room(struct cxb_sim_sq *sq)
 
 	cxb_sim_bf_prune(sq);
 	while (sq->bf_tail - sq->bf_head == CXB_SIM_BF_PENDING &&
-	       !sq->paused && sq->done != sq->announced) {
+	       !sq->paused && !sq->error && sq->done != sq->announced) {
 		cxb_sim_sq_exec(sq, &pass);
 		cxb_sim_bf_prune(sq);
 	}
@@ -722,42 +774,63 @@ void cxb_sim_sq_stop(struct cxb_sim_sq *sq)
 
 /* Stranded detector */
 
-static void cxb_sim_sq_check_stranded(struct cxb_sim_sq *sq)
+/* A WQE owned by the device, no doorbell announced it, the queue idle.
+ * Seen so for CXB_SIM_STRANDED_CONFIRM_MS it is ready: returns true
+ * (@confirm false); with @confirm it is counted. Caller holds sq->lock.
+ */
+static bool cxb_sim_sq_check_stranded(struct cxb_sim_sq *sq, bool confirm)
 {
 	unsigned long idle = msecs_to_jiffies(CXB_SIM_STRANDED_IDLE_MS);
 	struct mlx4_wqe_ctrl_seg ctrl;
 	u32 idx = sq->announced;
 
-	if (sq->gen == CXB_GEN_CX5) {
-		cxb_sim_mlx5_check_stranded(sq);
-		return;
-	}
+	if (sq->gen == CXB_GEN_CX5)
+		return cxb_sim_mlx5_check_stranded(sq, confirm);
 	/* a paused engine holds WQEs back: its queue is not idle */
-	if (sq->dead || sq->paused || sq->done != idx ||
+	if (sq->dead || sq->paused || sq->error || sq->done != idx ||
 	    time_before(jiffies, sq->last_active + idle) ||
-	    (sq->stranded_seen && sq->stranded_idx == idx))
-		return;
-	if (cxb_sim_dma_read(sq->port, cxb_sim_sq_addr(sq, idx), &ctrl,
-			     sizeof(ctrl), CXB_SIM_PCIE_NONE))
-		return;
-	if (!cxb_sim_wqe_plausible(sq, idx, &ctrl))
-		return;
+	    cxb_sim_dma_read(sq->port, cxb_sim_sq_addr(sq, idx), &ctrl,
+			     sizeof(ctrl), CXB_SIM_PCIE_NONE) ||
+	    !cxb_sim_wqe_plausible(sq, idx, &ctrl)) {
+		sq->stranded_cand = false;
+		return false;
+	}
+	if (sq->stranded_seen && sq->stranded_idx == idx)
+		return false;
+	/* A WQE seen owned right after an idle spell may be one the driver
+	 * is posting this very moment, its doorbell a few instructions
+	 * away (or a stalled vCPU away): only one still unannounced
+	 * CXB_SIM_STRANDED_CONFIRM_MS later counts.
+	 */
+	if (!sq->stranded_cand || sq->stranded_cand_idx != idx) {
+		sq->stranded_cand = true;
+		sq->stranded_cand_idx = idx;
+		sq->stranded_cand_since = jiffies;
+		return false;
+	}
+	if (time_before(jiffies, sq->stranded_cand_since +
+			msecs_to_jiffies(CXB_SIM_STRANDED_CONFIRM_MS)))
+		return false;
+	if (!confirm)
+		return true;
 	sq->stranded_seen = true;
 	sq->stranded_idx = idx;
 	cxb_sim_inc(sq->port, CXB_SIM_C_STRANDED);
 	dev_info_ratelimited(&sq->port->cadev.adev.dev,
 			     "SQ %#x: WQE at %u owned by the device, no doorbell\n",
 			     sq->qpn, idx);
+	return false;
 }
 
-void cxb_sim_stranded_work(struct work_struct *work)
+/* Look at every send queue of @ad: @confirm false marks the ready ones
+ * (returns true if any), @confirm true counts those still stranded.
+ */
+static bool cxb_sim_stranded_scan(struct cxb_sim_adapter *ad, bool confirm)
 {
-	struct cxb_sim_adapter *ad = container_of(to_delayed_work(work),
-						  struct cxb_sim_adapter,
-						  stranded_work);
 	struct cxb_sim_port *port;
 	struct cxb_sim_sq *sq;
 	unsigned int p, i;
+	bool ready = false;
 
 	rcu_read_lock();
 	for (p = 0; p < ad->nports; p++) {
@@ -769,11 +842,41 @@ void cxb_sim_stranded_work(struct work_struct *work)
 			if (!sq)
 				continue;
 			spin_lock_bh(&sq->lock);
-			cxb_sim_sq_check_stranded(sq);
+			if (!confirm)
+				sq->stranded_ready =
+					cxb_sim_sq_check_stranded(sq, false);
+			else if (sq->stranded_ready)
+				cxb_sim_sq_check_stranded(sq, true);
+			ready |= sq->stranded_ready;
+			if (confirm)
+				sq->stranded_ready = false;
 			spin_unlock_bh(&sq->lock);
 		}
 	}
 	rcu_read_unlock();
+	return ready;
+}
+
+static void cxb_sim_stranded_nop(void *unused)
+{
+}
+
+void cxb_sim_stranded_work(struct work_struct *work)
+{
+	struct cxb_sim_adapter *ad = container_of(to_delayed_work(work),
+						  struct cxb_sim_adapter,
+						  stranded_work);
+
+	/* Under TCG a vCPU is a host thread: a loaded host can stop one
+	 * between a WQE and its doorbell for longer than any period here.
+	 * Before counting, make every vCPU run (an IPI each, waited for)
+	 * and give the one that was posting time to reach its doorbell.
+	 */
+	if (cxb_sim_stranded_scan(ad, false)) {
+		on_each_cpu(cxb_sim_stranded_nop, NULL, 1);
+		msleep(CXB_SIM_STRANDED_SETTLE_MS);
+		cxb_sim_stranded_scan(ad, true);
+	}
 	queue_delayed_work(cxb_sim_wq, &ad->stranded_work,
 			   msecs_to_jiffies(CXB_SIM_STRANDED_PERIOD_MS));
 }

@@ -91,6 +91,11 @@ void cxb_sim_mlx5_send_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
 	memcpy(&ctrl, reg, sizeof(u64));
 	cxb_sim_inc(port, CXB_SIM_C_DOORBELLS);
 	cxb_sim_pcie_mmio(port, sizeof(u64));
+	/* fault: the write is lost, nothing announced */
+	if (cxb_sim_fault_hit(&port->fault.lose_doorbell)) {
+		cxb_sim_inc(port, CXB_SIM_C_DOORBELLS_LOST);
+		return;
+	}
 	if (!sq || cxb_mlx5_ctrl_qpn(&ctrl) != sq->qpn) {
 		cxb_sim_violation(port, "send doorbell for QP %#x: not on UAR %td",
 				  cxb_mlx5_ctrl_qpn(&ctrl), uar - port->uar);
@@ -279,12 +284,40 @@ static void cxb_sim_mlx5_complete(struct cxb_sim_sq *sq, u32 idx,
 
 	if (!(cxb_sim_mlx5_ctrl(sq)->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE))
 		return;
+	/* fault: the device silently drops the CQE */
+	if (cxb_sim_fault_hit(&sq->port->fault.lose_cqe)) {
+		cxb_sim_inc(sq->port, CXB_SIM_C_CQES_LOST);
+		return;
+	}
 	memset(&cqe, 0, sizeof(cqe));
 	cqe.sop_drop_qpn = cpu_to_be32(sq->qpn & CXB_SIM_QN_MAX);
 	cqe.byte_cnt = cpu_to_be32(sq->mpw_len);
 	cqe.wqe_counter = cpu_to_be16(idx & CXB_MLX5_IDX_MASK);
 	cqe.op_own = MLX5_CQE_REQ << 4;
 	cxb_sim_cq_post64(sq->cq, &cqe, pass);
+}
+
+/* Fail the WQE at @idx with an error CQE (mlx5 format, the syndrome from
+ * the fault knob); the queue enters the error state, as an SQ does, and
+ * executes nothing more until destroyed.
+ */
+static void cxb_sim_mlx5_error(struct cxb_sim_sq *sq, u32 idx, u8 opcode,
+			       struct cxb_sim_pass *pass)
+{
+	union {
+		struct mlx5_cqe64 cqe;
+		struct mlx5_err_cqe err;
+	} u;
+
+	memset(&u, 0, sizeof(u));
+	u.err.s_wqe_opcode_qpn = cpu_to_be32(opcode << 24 |
+					     (sq->qpn & CXB_SIM_QN_MAX));
+	u.err.wqe_counter = cpu_to_be16(idx & CXB_MLX5_IDX_MASK);
+	u.err.syndrome = atomic_read(&sq->port->fault.err_syndrome);
+	u.err.op_own = MLX5_CQE_REQ_ERR << 4;
+	sq->error = true;
+	cxb_sim_inc(sq->port, CXB_SIM_C_ERR_CQES);
+	cxb_sim_cq_post64(sq->cq, &u.cqe, pass);
 }
 
 /* The held frame of the WQE in sq->wqe left: finish that WQE. False if
@@ -335,6 +368,13 @@ void cxb_sim_mlx5_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
 			     (n - 1) * CXB_MLX5_WQEBB_SIZE, CXB_SIM_PCIE_DESC))
 		return;
 	sq->mpw_end = ds * CXB_MLX5_DS_SIZE;
+	/* fault: only a WQE that asks for a completion can fail */
+	if (op != MLX5_OPCODE_NOP &&
+	    (ctrl->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE) &&
+	    cxb_sim_sq_err_due(sq)) {
+		cxb_sim_mlx5_error(sq, idx, op, pass);
+		return;
+	}
 
 	if (op == MLX5_OPCODE_SEND) {
 		len = cxb_sim_mlx5_gather_send(sq, idx);
@@ -356,8 +396,10 @@ void cxb_sim_mlx5_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
 	cxb_sim_mlx5_complete(sq, idx, pass);
 }
 
-/* Stranded detector for an mlx5 send queue. Caller holds sq->lock. */
-void cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq)
+/* Stranded detector for an mlx5 send queue, as cxb_sim_sq_check_stranded()
+ * (@confirm, return value). Caller holds sq->lock.
+ */
+bool cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq, bool confirm)
 {
 	unsigned long idle = msecs_to_jiffies(CXB_SIM_STRANDED_IDLE_MS);
 	struct mlx5_wqe_ctrl_seg ctrl;
@@ -365,16 +407,16 @@ void cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq)
 	bool posted;
 	__be32 rec, ci;
 
-	if (sq->dead || sq->paused || sq->done != idx ||
+	if (sq->dead || sq->paused || sq->error || sq->done != idx ||
 	    time_before(jiffies, sq->last_active + idle)) {
 		sq->stranded_suspect = false;
-		return;
+		return false;
 	}
 	if (sq->stranded_seen && sq->stranded_idx == idx)
-		return;
+		return false;
 	if (cxb_sim_dma_read(sq->port, sq->db_dma, &rec, sizeof(rec),
 			     CXB_SIM_PCIE_NONE))
-		return;
+		return false;
 	posted = (be32_to_cpu(rec) & CXB_MLX5_IDX_MASK) !=
 		 (idx & CXB_MLX5_IDX_MASK);
 	if (!posted &&
@@ -384,12 +426,14 @@ void cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq)
 			 cxb_mlx5_ctrl_opcode(&ctrl) != MLX5_OPCODE_NOP;
 	if (!posted) {
 		sq->stranded_suspect = false;
-		return;
+		return false;
 	}
 	if (!sq->stranded_suspect) {
 		sq->stranded_suspect = true;
-		return;
+		return false;
 	}
+	if (!confirm)
+		return true;
 	sq->stranded_suspect = false;
 	sq->stranded_seen = true;
 	sq->stranded_idx = idx;
@@ -407,4 +451,5 @@ void cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq)
 			     (READ_ONCE(sq->cq->prod) - be32_to_cpu(ci)) &
 			     CXB_MLX4_CI_MASK,
 			     READ_ONCE(sq->cq->armed) ? "" : "not ");
+	return false;
 }

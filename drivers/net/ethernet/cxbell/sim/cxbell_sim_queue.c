@@ -60,13 +60,28 @@ static void cxb_sim_link_update(struct cxb_sim_adapter *ad)
 			continue;
 		peer = cxb_sim_peer(port);
 		up = port->enabled &&
-		     (ad->nports == 1 || (peer && peer->enabled));
+		     (ad->nports == 1 || (peer && peer->enabled && ad->cable));
 		if (up == port->link)
 			continue;
 		WRITE_ONCE(port->link, up);
 		if (port->link_cb)
 			port->link_cb(port->link_ctx);
 	}
+}
+
+/* Plug the cable in or pull it out (debugfs cable). */
+void cxb_sim_set_cable(struct cxb_sim_adapter *ad, bool in)
+{
+	unsigned int i;
+
+	mutex_lock(&ad->lock);
+	WRITE_ONCE(ad->cable, in);
+	cxb_sim_link_update(ad);
+	mutex_unlock(&ad->lock);
+	/* paused engines discard what they hold */
+	for (i = 0; !in && i < ad->nports; i++)
+		if (ad->ports[i])
+			cxb_sim_port_resume(ad->ports[i]);
 }
 
 static int cxb_sim_open(struct cxb_adev *cadev, cxb_link_fn link_cb,
@@ -498,6 +513,10 @@ static void cxb_sim_send_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
 
 	cxb_sim_inc(port, CXB_SIM_C_DOORBELLS);
 	cxb_sim_pcie_mmio(port, sizeof(val));
+	if (cxb_sim_fault_hit(&port->fault.lose_doorbell)) {
+		cxb_sim_inc(port, CXB_SIM_C_DOORBELLS_LOST);
+		return;
+	}
 	if (!sq || val != cxb_mlx4_send_db_val(sq->qpn)) {
 		cxb_sim_violation(port, "send doorbell %#x: no such QP on UAR %td",
 				  be32_to_cpu(val), uar - port->uar);
@@ -538,6 +557,11 @@ static void cxb_sim_bf_write(struct cxb_sim_port *port,
 
 	cxb_sim_inc(port, CXB_SIM_C_BF_WRITES);
 	cxb_sim_pcie_mmio(port, len);
+	/* fault: the write is lost, the carried WQE not announced */
+	if (cxb_sim_fault_hit(&port->fault.lose_doorbell)) {
+		cxb_sim_inc(port, CXB_SIM_C_DOORBELLS_LOST);
+		return;
+	}
 	if ((off != CXB_SIM_BF_OFFSET &&
 	     off != CXB_SIM_BF_OFFSET + CXB_SIM_BF_SIZE) ||
 	    len < sizeof(*ctrl) || len > PAGE_SIZE - off || len % 8) {

@@ -128,7 +128,11 @@ enum cxb_sim_rx_res cxb_sim_rx_deliver(struct cxb_sim_port *port,
 		ring = hash % nr;
 	rq = ring < CXB_SIM_MAX_CHANNELS ? rcu_dereference(port->rqs[ring]) :
 					   NULL;
-	if (rq && len <= READ_ONCE(port->mtu) + ETH_HLEN + VLAN_HLEN) {
+	if (rq && cxb_sim_fault_hit(&port->fault.rx_no_buf)) {
+		/* fault: no receive WQE found, and dropped even with pause on */
+		cxb_sim_inc(port, CXB_SIM_C_RX_NO_BUF);
+	} else if (rq &&
+		   len <= READ_ONCE(port->mtu) + ETH_HLEN + VLAN_HLEN) {
 		spin_lock(&rq->lock);
 		if (!rq->dead)
 			res = cxb_sim_rq_fill(rq, frame, len, pk, hash, pass);

@@ -127,6 +127,18 @@ static inline bool cxb_mlx4_cqe_sw_owned(const struct mlx4_cqe *cqe, u32 ci,
 	return !(cqe->owner_sr_opcode & MLX4_CQE_OWNER_MASK) == !(ci & size);
 }
 
+/* Error CQE (struct mlx4_err_cqe): opcode field of owner_sr_opcode. The
+ * queue is in the error state after it; wqe_index names the failed WQE,
+ * syndrome says why (MLX4_CQE_SYNDROME_*).
+ */
+#define CXB_MLX4_CQE_OPCODE_ERROR	0x1e
+
+static inline bool cxb_mlx4_cqe_is_err(const struct mlx4_cqe *cqe)
+{
+	return (cqe->owner_sr_opcode & MLX4_CQE_OPCODE_MASK) ==
+	       CXB_MLX4_CQE_OPCODE_ERROR;
+}
+
 /* Value written to the send doorbell: the QP number, pre-shifted. */
 static inline __be32 cxb_mlx4_send_db_val(u32 qpn)
 {

@@ -1,0 +1,306 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Reconfiguration, link flaps and removal under traffic. The ports of
+# adapter 1 in namespaces a (10.0.0.1) and b (10.0.0.2); pktgen floods
+# from port 0 (restarted whenever it stops: it quits at carrier loss or
+# down) while TCP runs both ways at once, each stream checked by sha256.
+#
+#   reconfig:   for SECS seconds (default 20) and until both transfers
+#               end, in turn: ethtool -G (rings 64..1024), -L (1, 2
+#               channels), blueflame, tx-push, tx-copybreak, doorbell_opt
+#               0/1/3, ip link down/up, MTU 1500/3000 (never under the TCP
+#               MSS), on either port
+#   cable_flap: the cable pulled out and plugged back 5 times during the
+#               transfers: carrier follows, TCP survives
+#   removal:    del_device while pktgen and TCP run
+#   rmmod:      rmmod cxbell, then cxbell_sim, while pktgen and TCP run
+#
+# After each: the sha256 of both streams match (reconfig, cable_flap);
+# every frame is accounted, per port P with peer Q:
+#   driver tx_packets(P) == sim tx_frames(P) + tx_dropped(P)
+#   sim tx_frames(P) == sim rx_frames(Q) + rx_dropped(Q) + tx_discarded(P)
+# no sim violation; no DMA mapping left after teardown; a clean kernel log
+# (checked by ktap_ok, under the suite's panic_on_warn).
+#
+#   stress.sh [SECS]    a longer soak: e.g. vm-run tests/stress.sh 600
+. /cxbell/lib.sh
+
+SECS=${1:-20}
+SIZE=$((8 * 1024 * 1024))
+SIM=$CXB_DBG/cxbell_sim1
+
+ktap_plan 7
+no_ipv6
+
+nsx() { _ns=$1; shift; ip netns exec "$_ns" "$@"; }
+
+setup()
+{
+	cxb_pktgen_pair || return 1
+	cxb_netns_pair || return 1
+	modprobe pktgen
+}
+
+# pktgen in namespace a on port 0, forever, at nice 19 (see pktgen_run),
+# bursts of 8 every 200 us at most: a steady load on the queues under
+# reconfiguration that leaves the (TCG-slow) TCP transfers CPU to finish.
+pg_loop()
+{
+	_pg=/proc/net/pktgen
+	while [ ! -e /tmp/stress.stop ]; do
+		nsx a sh -c "
+			echo rem_device_all >$_pg/kpktgend_0
+			echo 'add_device $p0' >$_pg/kpktgend_0
+			for c in 'count 0' 'pkt_size 60' 'burst 8' 'delay 200000' \
+				'dst 10.0.0.2' 'udp_dst_min 9' 'udp_dst_max 9' \
+				'dst_mac $mac'; do echo \"\$c\" >$_pg/$p0; done
+			for p in \$(pidof kpktgend_0); do renice 19 -p \$p; done
+			echo start >$_pg/pgctrl" >/dev/null 2>&1
+		sleep 0.2
+	done
+}
+
+pg_start() { rm -f /tmp/stress.stop; pg_loop & pgl=$!; }
+
+pg_stop()
+{
+	touch /tmp/stress.stop
+	# a start racing the flag: stop again until the loop is gone
+	while kill -0 "$pgl" 2>/dev/null; do
+		nsx a sh -c 'echo stop >/proc/net/pktgen/pgctrl' 2>/dev/null
+		sleep 0.2
+	done
+	wait "$pgl" 2>/dev/null
+	return 0
+}
+
+# TCP a->b and b->a at once, SIZE bytes each.
+tcp_start()
+{
+	head -c $SIZE /dev/urandom >/tmp/ab || return 1
+	head -c $SIZE /dev/urandom >/tmp/ba || return 1
+	want_ab=$(sha256sum </tmp/ab | cut -d' ' -f1)
+	want_ba=$(sha256sum </tmp/ba | cut -d' ' -f1)
+	rm -f /tmp/ab.sum /tmp/ba.sum /tmp/ab.rc /tmp/ba.rc
+	nsx b sh -c 'tcpblast serve 5001 | sha256sum >/tmp/ab.sum' &
+	s1=$!
+	nsx a sh -c 'tcpblast serve 5002 | sha256sum >/tmp/ba.sum' &
+	s2=$!
+	sleep 0.3
+	(nsx a tcpblast send 10.0.0.2 5001 </tmp/ab; echo $? >/tmp/ab.rc) &
+	c1=$!
+	(nsx b tcpblast send 10.0.0.1 5002 </tmp/ba; echo $? >/tmp/ba.rc) &
+	c2=$!
+}
+
+tcp_done() { [ -e /tmp/ab.rc ] && [ -e /tmp/ba.rc ]; }
+
+tcp_check()
+{
+	wait "$c1" "$c2" "$s1" "$s2"
+	_rc=0
+	eq "$(cat /tmp/ab.rc)" 0 "tcpblast a->b exit" || _rc=1
+	eq "$(cat /tmp/ba.rc)" 0 "tcpblast b->a exit" || _rc=1
+	eq "$(cut -d' ' -f1 /tmp/ab.sum)" "$want_ab" "sha256 a->b" || _rc=1
+	eq "$(cut -d' ' -f1 /tmp/ba.sum)" "$want_ba" "sha256 b->a" || _rc=1
+	rm -f /tmp/ab /tmp/ba
+	return $_rc
+}
+
+tcp_kill()
+{
+	kill "$c1" "$c2" "$s1" "$s2" 2>/dev/null
+	pkill tcpblast 2>/dev/null
+	wait "$c1" "$c2" "$s1" "$s2" 2>/dev/null
+	rm -f /tmp/ab /tmp/ba
+	return 0
+}
+
+snap()
+{
+	eval "$(cxb_snap "${1}0" "$p0" a)"
+	eval "$(cxb_snap "${1}1" "$p1" b)"
+	eval "$(sim_snap "${1}2" 1 0)"
+	eval "$(sim_snap "${1}3" 1 1)"
+}
+d() { eval "echo \$((A${1}_$2 - B${1}_$2))"; }
+
+# Every frame accounted, both directions (between snapshots B and A).
+accounted()
+{
+	_rc=0
+	for _pq in 0:2:3 1:3:2; do
+		_p=${_pq%%:*} _s=${_pq#*:} _s=${_s%:*} _q=${_pq##*:}
+		eq "$(d "$_p" tx_packets)" $(($(d "$_s" tx_frames) + $(d "$_p" tx_dropped))) \
+			"port $_p: tx_packets vs sim tx_frames + tx_dropped" || _rc=1
+		eq "$(d "$_s" tx_frames)" $(($(d "$_q" rx_frames) + $(d "$_q" rx_dropped) +
+			$(d "$_s" tx_discarded))) \
+			"port $_p: sim tx_frames vs peer rx_frames + rx_dropped + tx_discarded" || _rc=1
+		eq "$(d "$_s" violations)" 0 "port $_p: sim violations" || _rc=1
+		ktap_diag "port $_p: tx_packets $(d "$_p" tx_packets)," \
+			"sim tx_frames $(d "$_s" tx_frames), tx_dropped $(d "$_p" tx_dropped)," \
+			"tx_discarded $(d "$_s" tx_discarded), peer rx_frames $(d "$_q" rx_frames)," \
+			"peer rx_dropped $(d "$_q" rx_dropped)"
+	done
+	return $_rc
+}
+
+# Wait until nothing moves any more: both ports' sim tx_frames stable.
+quiesce()
+{
+	_q0=x
+	for _i in 1 2 3 4 5 6 7 8 9 10; do
+		sleep 0.3
+		_q1="$(sim_ctr 1 0 tx_frames) $(sim_ctr 1 1 tx_frames) $(sim_ctr 1 0 rx_frames)"
+		[ "$_q1" = "$_q0" ] && return 0
+		_q0=$_q1
+	done
+}
+
+ops=0
+# One reconfiguration step; $1: step number.
+step()
+{
+	_i=$1
+	if [ $((_i % 2)) = 0 ]; then _ns=a _d=$p0; else _ns=b _d=$p1; fi
+	case $((_i % 9)) in
+	0) nsx $_ns ethtool -G "$_d" tx $((64 << (_i % 3 * 2))) rx $((1024 >> (_i % 3 * 2))) ;;
+	1) nsx $_ns ethtool -L "$_d" combined $((1 + _i % 2)) ;;
+	2) nsx $_ns ethtool --set-priv-flags "$_d" blueflame $([ $((_i % 4)) -lt 2 ] && echo off || echo on) ;;
+	3) nsx $_ns ethtool -G "$_d" tx-push $([ $((_i % 4)) -lt 2 ] && echo on || echo off) ;;
+	4) nsx $_ns ethtool --set-tunable "$_d" tx-copybreak $((_i % 2 * 256)) ;;
+	5) nsx $_ns sh -c "echo $((_i % 4 == 1 ? 1 : _i % 4 == 3 ? 3 : 0)) >/sys/class/net/$_d/doorbell_opt" ;;
+	6) nsx $_ns ip link set "$_d" down && nsx $_ns ip link set "$_d" up ;;
+	7) nsx $_ns ip link set "$_d" mtu $((1500 + _i % 2 * 1500)) ;;
+	8) sleep 0.2 ;;
+	esac || { ktap_diag "step $_i failed"; return 1; }
+	ops=$((ops + 1))
+}
+
+reconfig()
+{
+	snap B
+	pg_start
+	tcp_start || return 1
+	_t0=$(cut -d. -f1 /proc/uptime)
+	_i=0
+	while ! tcp_done || [ $(($(cut -d. -f1 /proc/uptime) - _t0)) -lt "$SECS" ]; do
+		step $_i || { pg_stop; tcp_kill; return 1; }
+		_i=$((_i + 1))
+		sleep 0.1
+		if [ $(($(cut -d. -f1 /proc/uptime) - _t0)) -gt $((SECS + 300)) ]; then
+			ktap_diag "transfers still running after $((SECS + 300)) s"
+			pg_stop; tcp_kill; return 1
+		fi
+	done
+	pg_stop
+	tcp_check || return 1
+	quiesce
+	snap A
+	ktap_diag "$ops reconfigurations in $(($(cut -d. -f1 /proc/uptime) - _t0)) s"
+	accounted
+}
+
+# Restore a plain configuration for the next cases.
+defaults()
+{
+	for _x in "a $p0" "b $p1"; do
+		set -- $_x
+		nsx $1 ip link set "$2" mtu 1500 &&
+		nsx $1 ethtool -G "$2" tx 1024 rx 1024 &&
+		nsx $1 ethtool -L "$2" combined 1 || return 1
+	done
+	wait_until 5 _cxb_ns_carrier a "$p0" && wait_until 5 _cxb_ns_carrier b "$p1"
+}
+
+cable_flap()
+{
+	defaults || return 1
+	snap B
+	pg_start
+	tcp_start || return 1
+	_n=0
+	while [ $_n -lt 5 ]; do
+		sleep 0.5
+		echo N >"$SIM/cable" || return 1
+		wait_until 5 eval '! _cxb_ns_carrier a "$p0"' || {
+			ktap_diag "carrier stayed on"; pg_stop; tcp_kill; return 1; }
+		sleep 0.5
+		echo Y >"$SIM/cable" || return 1
+		wait_until 5 _cxb_ns_carrier a "$p0" || {
+			ktap_diag "no carrier after replug"; pg_stop; tcp_kill; return 1; }
+		_n=$((_n + 1))
+	done
+	wait_until 300 tcp_done
+	pg_stop
+	tcp_check || return 1
+	quiesce
+	snap A
+	accounted || return 1
+	[ "$(d 2 tx_discarded)" -gt 0 ] || ktap_diag "(no frame was on the wire at a pull)"
+}
+
+teardown_ns()
+{
+	pg_stop
+	ip netns del a && ip netns del b || return 1
+	rmmod pktgen 2>/dev/null
+	cxb_del 1 || return 1
+	eq "$(sim_dma_live)" 0 "dma_live after teardown"
+}
+
+# Traffic on a fresh pair for the removal cases.
+busy_pair()
+{
+	cxb_pktgen_pair && cxb_netns_pair && modprobe pktgen || return 1
+	pg_start
+	tcp_start || return 1
+	sleep 2
+}
+
+removal()
+{
+	busy_pair || return 1
+	cxb_del 1 || return 1
+	_gone=1
+	nsx a ip link show "$p0" >/dev/null 2>&1 && _gone=0
+	pg_stop
+	tcp_kill
+	ip netns del a && ip netns del b
+	rmmod pktgen 2>/dev/null
+	eq "$(sim_dma_live)" 0 "dma_live after del_device under traffic" &&
+	eq "$_gone" 1 "port 0 netdev gone"
+}
+
+rmmod_traffic()
+{
+	cxb_new 1 2 || return 1
+	p0=$(cxb_netdev 1 0) && p1=$(cxb_netdev 1 1) || return 1
+	for d in $p0 $p1; do
+		ethtool -L "$d" combined 1 && ip link set "$d" up || return 1
+	done
+	wait_until 5 carrier_up || return 1
+	mac=$(cat "/sys/class/net/$p1/address")
+	modprobe pktgen
+	cxb_netns_pair && modprobe pktgen || return 1
+	pg_start
+	tcp_start || return 1
+	sleep 2
+	rmmod cxbell || { ktap_diag "rmmod cxbell failed"; pg_stop; tcp_kill; return 1; }
+	live=$(sim_dma_live)
+	pg_stop
+	tcp_kill
+	rmmod cxbell_sim || { ktap_diag "rmmod cxbell_sim failed"; return 1; }
+	ip netns del a; ip netns del b
+	rmmod pktgen 2>/dev/null
+	eq "$live" 0 "dma_live after rmmod cxbell under traffic"
+}
+
+ktap_ok setup setup || ktap_finish
+ktap_ok reconfig_under_pktgen_and_tcp reconfig
+ktap_ok cable_flap_x5_under_tcp cable_flap
+ktap_ok teardown_dma_live_zero teardown_ns
+ktap_ok surprise_removal_under_traffic removal
+ktap_ok rmmod_under_traffic rmmod_traffic
+ktap_ok modules_gone eval '[ ! -d /sys/module/cxbell ] && [ ! -d /sys/module/cxbell_sim ]'
+ktap_finish
