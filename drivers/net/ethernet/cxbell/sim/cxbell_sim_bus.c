@@ -22,6 +22,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
+#include <linux/wait_bit.h>
 
 #include "cxbell_sim.h"
 
@@ -116,9 +117,23 @@ static int cxb_sim_port_add(struct cxb_sim_adapter *ad, unsigned int index)
 
 /* Adapters */
 
+/* Adapters not released yet: module exit waits for them. */
+static atomic_t cxb_sim_unreleased = ATOMIC_INIT(0);
+
+/* The last reference is gone. A page_pool that maps with the adapter
+ * holds one until every page it handed out came back (pages still in
+ * skbs when the adapter was deleted), so the IOMMU model lives until
+ * here: their late unmaps find their mappings, and what is left now was
+ * leaked.
+ */
 static void cxb_sim_adapter_release(struct device *dev)
 {
-	kfree(to_cxb_sim_adapter(dev));
+	struct cxb_sim_adapter *ad = to_cxb_sim_adapter(dev);
+
+	cxb_sim_dma_teardown(ad);
+	kfree(ad);
+	if (atomic_dec_and_test(&cxb_sim_unreleased))
+		wake_up_var(&cxb_sim_unreleased);
 }
 
 /* Tear an adapter down, also while traffic runs: the driver's remove
@@ -150,7 +165,6 @@ static void cxb_sim_adapter_del(struct cxb_sim_adapter *ad)
 		WRITE_ONCE(ad->ports[i], NULL);
 		auxiliary_device_uninit(&port->cadev.adev);
 	}
-	cxb_sim_dma_teardown(ad);
 	xa_destroy(&ad->cqs);
 	ida_destroy(&ad->qpns);
 	device_unregister(&ad->dev);
@@ -177,6 +191,7 @@ static int cxb_sim_adapter_new(u32 id, unsigned int nports,
 	INIT_DELAYED_WORK(&ad->stranded_work, cxb_sim_stranded_work);
 
 	device_initialize(&ad->dev);
+	atomic_inc(&cxb_sim_unreleased);
 	ad->dev.bus = &cxb_sim_bus;
 	ad->dev.release = cxb_sim_adapter_release;
 	cxb_sim_dma_init(ad);
@@ -356,6 +371,14 @@ static void __exit cxb_sim_exit(void)
 		cxb_sim_adapter_del(ad);
 	}
 	mutex_unlock(&cxb_sim_lock);
+	/* Their release is this module's code: wait for page pools still
+	 * holding an adapter (pages in flight in the stack).
+	 */
+	while (!wait_var_event_timeout(&cxb_sim_unreleased,
+				       !atomic_read(&cxb_sim_unreleased),
+				       10 * HZ))
+		pr_info("cxbell_sim: waiting for %d adapters still referenced\n",
+			atomic_read(&cxb_sim_unreleased));
 
 	bus_unregister(&cxb_sim_bus);
 	cxb_sim_debugfs_exit();

@@ -413,9 +413,9 @@ void cxb_sim_dma_init(struct cxb_sim_adapter *ad)
 	set_dma_ops(&ad->dev, &cxb_sim_dma_ops);
 }
 
-/* The adapter is going away: drop what the driver left mapped. Leaked
- * mappings stay counted in the global dma_live so the leak remains
- * visible after the adapter is gone.
+/* The adapter is released (no page pool holds it any more): drop what
+ * the driver left mapped. Leaked mappings stay counted in the global
+ * dma_live so the leak remains visible after the adapter is gone.
  */
 void cxb_sim_dma_teardown(struct cxb_sim_adapter *ad)
 {
