@@ -269,7 +269,7 @@ teardown()
 {
 	rmmod pktgen 2>/dev/null
 	cxb_del $ID || return 1
-	eq "$(sim_dma_live)" 0 "dma_live after teardown" || return 1
+	dma_live_zero "dma_live after teardown" || return 1
 	cxb_unload
 }
 
