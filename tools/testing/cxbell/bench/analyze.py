@@ -39,7 +39,9 @@ CSV_COLS = [
     "irqs_pkt", "napi_pkt", "xmit_more_pkt", "deferred_pkt",
     "by_completion_pkt", "forced_pkt", "on_stop", "queue_stopped",
     "violations", "wall_mpps",
+    "xdp_db_pkt", "xdp_polls_pkt", "xdp_cost_pkt",
 ]
+XDP_ROWS = ("xdp-drop", "xdp-drop-f", "xdp-tx", "xdp-tx-pp")
 
 
 def parse(path):
@@ -138,10 +140,45 @@ def derive(runs, wall):
             c["violations"] = r.get("s.violations", 0)
         else:
             c["irqs_pkt"] = g("i.irqs")
+        if r["row"].startswith("xdp"):
+            # both ports of the pair: the sim's time on either, and port
+            # 1's (the program's) XDP send queue doorbells and NAPI polls
+            c["engine_insn_pkt"] = g("s.engine_ns") + g("s1.engine_ns")
+            c["xdp_db_pkt"] = g("p.tx_xdp_doorbells")
+            c["xdp_polls_pkt"] = g("p.napi_polls")
+            c["violations"] = r.get("s.violations", 0) + r.get("s1.violations", 0)
+            # the sim's timed sections on both ports (doorbells, CQ arms:
+            # two per NAPI poll, IOMMU calls), for the residual bound
+            c["xdp_sections_pkt"] = (g("a.dma_calls") + g("s.doorbells")
+                                     + g("s1.doorbells") + g("s.bf_writes")
+                                     + g("s1.bf_writes")
+                                     + 2 * (g("e.napi_polls") + g("p.napi_polls")))
         w = wall_by.get((r["row"], r["burst"], r["size"], r["sweep"]))
         c["wall_mpps"] = (w["pkts"] / (w["elapsed_ns"] / 1000.0)) if w else None
         out.append(c)
     return out
+
+
+def xdp_costs(res, kbound):
+    """XDP cost on port 1 per packet, from the rows' whole paths less the
+    sim's time (engine_ns), the IOMMU model's (dma_ns) and the residual
+    bound of its timed sections (kbound each, as for the TX rows):
+      xdp-drop*: minus cx3-db (the same pktgen + cx3 TX, frames discarded)
+      xdp-tx*:   minus xdp-drop-f (port 0 drops the returned frame with
+                 the program port 1 drops it with in xdp-drop-f)
+    """
+    def net(c):
+        sec = c.get("xdp_sections_pkt", c.get("timed_sections_pkt")) or 0.0
+        return (c["path_insn_pkt"] - c["engine_insn_pkt"] - c["dma_insn_pkt"]
+                - sec * kbound)
+    by = {(c["row"], c["burst"]): c for c in res
+          if c["sweep"] == "burst" and c["rep"] == 1 and c["size"] == 60}
+    for c in res:
+        if c["row"] not in XDP_ROWS or c["sweep"] != "burst":
+            continue
+        base = by.get(("cx3-db" if c["row"].startswith("xdp-drop")
+                       else "xdp-drop-f", c["burst"]))
+        c["xdp_cost_pkt"] = net(c) - net(base) if base else None
 
 
 def fmt(v, nd=0):
@@ -328,6 +365,7 @@ def analyze(outdir):
     kc = ktime_cost(prof)
     # ktime_get_ns() + accounting left outside each timed section: bound
     kbound = (kc if kc else 60.0) + 10.0
+    xdp_costs(res, kbound)
     for c in res:
         if "timed_sections_pkt" in c:
             c["residual_insn_pkt"] = c["timed_sections_pkt"] * kbound
@@ -340,7 +378,8 @@ def analyze(outdir):
                         else ("" if c.get(k) is None else c.get(k)) for k in CSV_COLS])
 
     order = ["dummy", "e1000e", "virtio", "cx3-db", "cx3-bf", "cx3-db-opt1",
-             "cx3-db-opt3", "cx3-db-inline", "cx3-bf-inline", "cx5", "cx5-mpwqe"]
+             "cx3-db-opt3", "cx3-db-inline", "cx3-bf-inline", "cx5", "cx5-mpwqe",
+             "xdp-drop", "xdp-drop-f", "xdp-tx", "xdp-tx-pp"]
     rows = [r for r in order if any(c["row"] == r for c in res)]
     rows += sorted({c["row"] for c in res} - set(rows))
     bursts = sorted({c["burst"] for c in res if c["sweep"] == "burst"})
@@ -394,6 +433,27 @@ def analyze(outdir):
                 fmt(get(row, b0, k), nd) for k, _, nd in cols) + " |")
         md.append("\n(dummy, e1000e, virtio: irqs from /proc/interrupts; their "
                   "doorbell, PCIe and NAPI counts are not available.)")
+    xrows = [r for r in rows if r in XDP_ROWS]
+    if xrows:
+        md.append("\n### XDP on port 1 of a 2-port cx3 adapter (pktgen on port 0)\n")
+        md.append("XDP cost = whole path less engine_ns, dma_ns and the "
+                  "residual bound of the sim's timed sections, less the "
+                  "same for cx3-db (xdp-drop, xdp-drop-f) or xdp-drop-f "
+                  "(xdp-tx, xdp-tx-pp: port 0 drops the returned frames with "
+                  "xdp-drop-f's program). Doorbells and polls are "
+                  "port 1's (tx_xdp_doorbells, napi_polls). xdp-tx-pp rings "
+                  "per frame (debugfs xdp_tx_doorbell_per_packet 1).\n")
+        md.append("| row | burst | whole path | engine | XDP cost insn/pkt | "
+                  "XDP doorbells/pkt | polls/pkt |\n|---|---:|---:|---:|---:|---:|---:|")
+        for row in xrows:
+            for b in bursts:
+                if get(row, b, "path_insn_pkt") is None:
+                    continue
+                md.append(f"| {row} | {b} | {fmt(get(row, b, 'path_insn_pkt'))} | "
+                          f"{fmt(get(row, b, 'engine_insn_pkt'))} | "
+                          f"{fmt(get(row, b, 'xdp_cost_pkt'))} | "
+                          f"{fmt(get(row, b, 'xdp_db_pkt'), 4)} | "
+                          f"{fmt(get(row, b, 'xdp_polls_pkt'), 4)} |")
     if wall:
         md.append("\n### Wall-clock Mpps (TCG without icount, 1 vCPU: NOISY, "
                   "never used for targets)\n")
@@ -508,6 +568,21 @@ def analyze(outdir):
         tg.append(("cx5 MPWQE: >= 20% fewer driver instructions per packet "
                    "at burst 32", m1 <= 0.8 * m0,
                    f"{m0:.0f} -> {m1:.0f} insn/pkt ({(m1 - m0) / m0 * 100:+.0f}%)"))
+    x0, x1 = get("xdp-tx-pp", 64, "xdp_db_pkt"), get("xdp-tx", 64, "xdp_db_pkt")
+    if x0 and x1:
+        tg.append(("XDP_TX: one doorbell per NAPI poll cuts doorbells per "
+                   "packet >= 16x at burst 64 (NAPI budget 64)", x0 >= 16 * x1,
+                   f"{x0:.4f} -> {x1:.4f} doorbells/pkt ({x0 / x1:.0f}x)"))
+        sys.dont_write_bytecode = True	# no __pycache__ in the tree
+        import model
+        xp = model.xdp_pair(res, 64)
+        if xp:
+            g, seed = xp[1] / xp[0], 7.50 / 4.90
+            tg.append(("XDP_TX: modelled rate gain of the batching within 15% "
+                       "of seed 003's (4.90 -> 7.50 Mpps, x1.53)",
+                       abs(g / seed - 1) <= 0.15,
+                       f"x{g:.2f} ({xp[0]:.2f} -> {xp[1]:.2f} Mpps on the "
+                       f"reference host; {(g / seed - 1) * 100:+.0f}% vs the seed)"))
     pr = prev_run(outdir, res)
     if pr:
         d, n, diff, mine, other = pr

@@ -41,6 +41,18 @@
 # and on a 1-port cx5 sim adapter (mlx5 send queues, 64-bit doorbells):
 #   cx5            tx_mpwqe off (a SEND WQE per packet)
 #   cx5-mpwqe      tx_mpwqe on (enhanced multi-packet WQEs)
+# and XDP on a 2-port cx3 sim adapter (inline engine, one channel each;
+# pktgen on port 0, programs loaded by Debian's xdp-bench; not in the
+# default rows: --rows "cx3-db xdp-drop xdp-drop-f xdp-tx xdp-tx-pp"):
+#   xdp-drop       XDP_DROP on port 1 (xdp-bench drop)
+#   xdp-drop-f     XDP_DROP on port 1 by xdp-filter's deny-all object
+#                  (ip link ... xdpdrv obj): the sink's cost
+#   xdp-tx         XDP_TX on port 1 (xdp-bench tx -p swap-macs), one
+#                  doorbell per NAPI poll; the frames coming back are
+#                  dropped at port 0 by the same deny-all object
+#   xdp-tx-pp      the same with debugfs xdp_tx_doorbell_per_packet 1
+# Their lines carry port 1's ethtool counters (p.NAME) and sim counters
+# (s1.NAME) too.
 . /cxbell/lib.sh
 
 COUNT=100000
@@ -91,6 +103,7 @@ up_wait()
 }
 
 DEV_dummy='' DEV_dummy_mq='' DEV_e1000e='' DEV_virtio='' DEV_cx='' DEV_cx5=''
+DEV_xa='' DEV_xb='' XDP_PID='' XDP_PIF='' XDP_MODE='' PEER=''
 setup_dummy()
 {
 	[ -n "$DEV_dummy" ] && return 0
@@ -138,10 +151,85 @@ setup_cx()
 	up_wait "$_d"
 }
 
+# The XDP rows' 2-port adapter 3: DEV_xa sends, DEV_xb runs the program.
+setup_xdp_pair()
+{
+	SIM=3
+	[ -n "$DEV_xa" ] && return 0
+	cxb_load && cxb_new 3 2 || return 1
+	sim_engine 3 inline || return 1
+	echo "${CXB_BENCH_IOMMU:-passthrough}" \
+		>/sys/kernel/debug/cxbell_sim/cxbell_sim3/iommu || return 1
+	DEV_xa=$(cxb_netdev 3 0) && DEV_xb=$(cxb_netdev 3 1) || return 1
+	for _d in $DEV_xa $DEV_xb; do
+		ethtool -L "$_d" combined 1 || return 1
+		ethtool --set-priv-flags "$_d" blueflame off || return 1
+	done
+	ip link set "$DEV_xb" up || return 1
+	up_wait "$DEV_xa" || return 1
+	mkdir -p /sys/fs/bpf
+	grep -q ' /sys/fs/bpf ' /proc/mounts || mount -t bpf bpf /sys/fs/bpf
+}
+
+xdp_on() { ip link show dev "$1" | grep -q 'prog/xdp'; }
+xdp_off() { ! xdp_on "$1"; }
+XDP_SINK=/usr/lib/x86_64-linux-gnu/bpf/xdpfilt_dny_all.o
+
+# xdp_set IF WHAT: the program on IF: "none", "sink" (xdp-filter's
+# deny-all object through ip: drops the pktgen frames) or "bench MODE..."
+# (Debian's xdp-bench, one instance at a time: it holds a lock)
+xdp_set()
+{
+	_if=$1
+	shift
+	if [ -n "$XDP_PID" ] && [ "$XDP_PIF" = "$_if" ]; then
+		kill -INT "$XDP_PID" 2>/dev/null
+		wait "$XDP_PID" 2>/dev/null
+		XDP_PID=''
+	fi
+	ip link set dev "$_if" xdpdrv off 2>/dev/null
+	wait_until 10 xdp_off "$_if" || return 1
+	case $1 in
+	none) return 0 ;;
+	sink) ip link set dev "$_if" xdpdrv obj $XDP_SINK sec xdp || return 1 ;;
+	bench)
+		shift
+		# stats every 60 s: out of the runs' way
+		xdp-bench "$@" "$_if" -i 60 >/tmp/xdp-bench.log 2>&1 &
+		XDP_PID=$! XDP_PIF=$_if ;;
+	esac
+	wait_until 20 xdp_on "$_if" ||
+		{ echo "guest-bench: no XDP program on $_if:"; cat /tmp/xdp-bench.log; return 1; }
+}
+
+# setup_xdp ROW
+setup_xdp()
+{
+	setup_xdp_pair || return 1
+	IF=$DEV_xa KIND=xdp PEER=$DEV_xb
+	_dbg=/sys/kernel/debug/cxbell/$(basename "$(readlink "/sys/class/net/$DEV_xb/device")")/xdp_tx_doorbell_per_packet
+	case $1 in
+	xdp-drop) _mb="bench drop" _ma=none _pp=0 ;;
+	xdp-drop-f) _mb=sink _ma=none _pp=0 ;;
+	xdp-tx) _mb="bench tx -p swap-macs" _ma=sink _pp=0 ;;
+	xdp-tx-pp) _mb="bench tx -p swap-macs" _ma=sink _pp=1 ;;
+	*) echo "guest-bench: unknown row $1"; return 1 ;;
+	esac
+	echo $_pp >"$_dbg" || return 1
+	if [ "$XDP_MODE" != "$_mb/$_ma" ]; then
+		# shellcheck disable=SC2086
+		xdp_set "$DEV_xb" $_mb || return 1
+		xdp_set "$DEV_xa" $_ma || return 1
+		XDP_MODE="$_mb/$_ma"
+	fi
+}
+
 # row_setup ROW: configure the row, set IF (its netdev) and KIND.
 row_setup()
 {
+	PEER=
 	case $1 in
+	xdp-*) setup_xdp "$1" || return 1 ;;
 	dummy) setup_dummy && IF=$DEV_dummy KIND=peer ;;
 	dummy-mq)
 		# the floor of the queue sweep: a dummy with 8 TX queues
@@ -193,7 +281,13 @@ snap()
 {
 	ethtool -S "$IF" 2>/dev/null | awk -F': *' 'NF == 2 && $2 ~ /^[0-9]+$/ {
 		gsub(/^ +/, "", $1); print "e." $1, $2 }'
-	if [ "$KIND" = cx ]; then
+	if [ -n "$PEER" ]; then
+		ethtool -S "$PEER" 2>/dev/null | awk -F': *' 'NF == 2 && $2 ~ /^[0-9]+$/ {
+			gsub(/^ +/, "", $1); print "p." $1, $2 }'
+		grep -H . "$CXB_DBG/cxbell_sim$SIM/port1"/* |
+			sed -n 's|^.*/\([a-z_0-9]*\):\([0-9][0-9]*\)$|s1.\1 \2|p'
+	fi
+	if [ "$KIND" = cx ] || [ "$KIND" = xdp ]; then
 		# one grep for all files: "path:value"
 		grep -H . "$CXB_DBG/cxbell_sim$SIM/port0"/* |
 			sed -n 's|^.*/\([a-z_0-9]*\):\([0-9][0-9]*\)$|s.\1 \2|p'
@@ -406,7 +500,9 @@ for p in $PERF; do
 	}'
 done
 
+[ -n "$DEV_xa" ] && { xdp_set "$DEV_xb" none; xdp_set "$DEV_xa" none; }
 [ -n "$DEV_cx" ] && cxb_del 1
 [ -n "$DEV_cx5" ] && cxb_del 5
-[ -n "$DEV_cx$DEV_cx5" ] && cxb_unload
+[ -n "$DEV_xa" ] && cxb_del 3
+[ -n "$DEV_cx$DEV_cx5$DEV_xa" ] && cxb_unload
 exit $rc
