@@ -57,7 +57,10 @@ pg_loop()
 				'dst 10.0.0.2' 'udp_dst_min 9' 'udp_dst_max 9' \
 				'dst_mac $mac'; do echo \"\$c\" >$_pg/$p0; done
 			for p in \$(pidof kpktgend_0); do renice 19 -p \$p; done
-			echo start >$_pg/pgctrl" >/dev/null 2>&1
+			echo start >$_pg/pgctrl
+			while ! grep -q '^Result: OK' $_pg/$p0 &&
+			      [ ! -e /tmp/stress.stop ]; do sleep 0.1; done
+			" >/dev/null 2>&1
 		sleep 0.2
 	done
 }
