@@ -12,7 +12,7 @@
 #             operation by a sysfs write (the shell itself opens and
 #             writes, so the driver code runs in this task), for N = 1,
 #             2, ... up to the number of allocations the operation makes
-#             (every Kth N when there are more than NTH_MAX): creating an
+#             (every Kth N when there are more than NTH_MAX, 30): creating an
 #             adapter (probe, netdev registration), a port going up (ring
 #             allocation; IFF_UP written to /sys/class/net/IF/flags), an
 #             MTU change while up (datapath restart), deleting an adapter.
@@ -34,7 +34,7 @@ ktap_plan 7
 FS=/sys/kernel/debug/failslab
 FP=/sys/kernel/debug/fail_page_alloc
 NTH=/proc/$$/task/$$/fail-nth
-NTH_MAX=50
+NTH_MAX=30
 ROUNDS=20
 
 cases="create_adapter_nth port_up_nth mtu_nth delete_adapter_nth
