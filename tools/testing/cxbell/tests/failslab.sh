@@ -12,7 +12,7 @@
 #             operation by a sysfs write (the shell itself opens and
 #             writes, so the driver code runs in this task), for N = 1,
 #             2, ... up to the number of allocations the operation makes
-#             (every Kth N when there are more than NTH_MAX, 30): creating an
+#             (every Kth N past NTH_MAX = 30 points): creating an
 #             adapter (probe, netdev registration), a port going up (ring
 #             allocation; IFF_UP written to /sys/class/net/IF/flags), an
 #             MTU change while up (datapath restart), deleting an adapter.
@@ -236,8 +236,8 @@ reconfig()
 	rx0=$(ring RX) && tx0=$(ring TX) || return 1
 	ch0=$(ethtool -l "$p0" | awk '/^Current/ { c = 1 } c && $1 == "Combined:" { print $2; exit }')
 	dmesg -n 1
-	echo 5 >$FS/probability
-	echo 5 >$FP/probability
+	echo 1 >$FS/probability
+	echo 1 >$FP/probability
 	fl_i=0 fl_ok=0 fl_nok=0
 	while [ $fl_i -lt $ROUNDS ]; do
 		for c in "ethtool -G $p0 rx $((256 << (fl_i % 3))) tx $((128 << (fl_i % 4)))" \
@@ -255,7 +255,7 @@ reconfig()
 	echo 0 >$FS/probability
 	echo 0 >$FP/probability
 	dmesg -n 5
-	ktap_diag "reconfig: $fl_ok commands succeeded, $fl_nok failed ($ROUNDS rounds, 5% failslab and fail_page_alloc)"
+	ktap_diag "reconfig: $fl_ok commands succeeded, $fl_nok failed ($ROUNDS rounds, 1% failslab and fail_page_alloc)"
 	log_clean reconfig || return 1
 	# Back to the start, without failures.
 	ethtool -G "$p0" rx "$rx0" tx "$tx0" && ethtool -L "$p0" combined "${ch0:-1}" &&
@@ -271,8 +271,8 @@ modprobe_random()
 {
 	cxb_unload || return 1
 	dmesg -n 1
-	echo 10 >$FS/probability
-	echo 10 >$FP/probability
+	echo 2 >$FS/probability
+	echo 2 >$FP/probability
 	fl_i=0 fl_ok=0
 	while [ $fl_i -lt $ROUNDS ]; do
 		inj modprobe cxbell >/dev/null 2>&1 && inj modprobe cxbell_sim >/dev/null 2>&1 &&
@@ -280,14 +280,14 @@ modprobe_random()
 		echo 0 >$FS/probability
 		echo 0 >$FP/probability
 		cxb_unload || { dmesg -n 5; ktap_diag "rmmod failed"; return 1; }
-		echo 10 >$FS/probability
-		echo 10 >$FP/probability
+		echo 2 >$FS/probability
+		echo 2 >$FP/probability
 		fl_i=$((fl_i + 1))
 	done
 	echo 0 >$FS/probability
 	echo 0 >$FP/probability
 	dmesg -n 5
-	ktap_diag "modprobe: both modules loaded in $fl_ok of $ROUNDS rounds (10% failslab and fail_page_alloc)"
+	ktap_diag "modprobe: both modules loaded in $fl_ok of $ROUNDS rounds (2% failslab and fail_page_alloc)"
 	log_clean modprobe
 }
 
