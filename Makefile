@@ -28,4 +28,10 @@ bench:
 	$(MAKE) -C $(CURDIR) modules
 	$(CURDIR)/tools/testing/cxbell/bench/run $(BENCH_ARGS)
 
-.PHONY: all modules clean install bench
+# The VM suite on a debug kernel (KASAN, lockdep, kmemleak, DMA-API
+# debugging, failslab) built once from Debian's linux-source and cached
+# outside the tree: scripts/check-debug.sh, Documentation/testing.rst.
+check-debug:
+	bash $(CURDIR)/scripts/check-debug.sh $(CHECK_ARGS)
+
+.PHONY: all modules clean install bench check-debug

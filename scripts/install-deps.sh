@@ -13,7 +13,9 @@ export DEBIAN_FRONTEND=noninteractive
 
 pkgs=(make gcc libc6-dev qemu-system-x86 busybox-static ethtool iproute2
       kmod cpio sparse linux-source dwarves xz-utils gzip perl bc python3
-      coreutils findutils procps gnuplot-nox linux-perf dkms xdp-tools)
+      coreutils findutils procps gnuplot-nox linux-perf dkms xdp-tools
+      # building the debug kernel of scripts/check-debug.sh
+      bison flex libelf-dev libssl-dev util-linux)
 
 missing=()
 for p in "${pkgs[@]}"; do
