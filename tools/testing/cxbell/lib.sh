@@ -54,6 +54,9 @@
 #                                   to FILE in one write(2); on failure
 #                                   print the errno text (e.g. "Invalid
 #                                   argument") and return non-zero
+#   pktgen_dev IF COUNT BURST DSTMAC PKTSIZE CLONE DST [FLAG...]
+#                                   IF alone on kpktgend_0, set up for a run
+#                                   (pktgen_run without start and result)
 
 # iproute2, also if a script runs under busybox sh (which would run its
 # own "ip" applet whatever PATH says).
@@ -274,25 +277,38 @@ pgset()
 	fi
 }
 
+# pktgen_dev IF COUNT BURST DSTMAC PKTSIZE CLONE DST [FLAG...]: IF alone on
+# kpktgend_0, set up for a run (pktgen loaded; nothing started).
+pktgen_dev()
+{
+	_pg=/proc/net/pktgen
+	pgset $_pg/kpktgend_0 rem_device_all || return 1
+	pgset $_pg/kpktgend_0 "add_device $1" || return 1
+	_d=$_pg/$1
+	pgset "$_d" "count $2" &&
+	pgset "$_d" "pkt_size $5" &&
+	pgset "$_d" "clone_skb $6" &&
+	pgset "$_d" "burst $3" &&
+	pgset "$_d" "delay 0" || return 1
+	_dst=$7 _mac=$4
+	shift 7
+	for _fl in "$@"; do
+		pgset "$_d" "flag $_fl" || return 1
+	done
+	pgset "$_d" "dst $_dst" &&
+	pgset "$_d" "dst_mac $_mac"
+}
+
 # pktgen_run IF COUNT BURST DSTMAC [PKTSIZE]: one run on kpktgend_0.
 # Prints pktgen's packets per second and packets sent.
 pktgen_run()
 {
 	_pg=/proc/net/pktgen
 	[ -d $_pg ] || modprobe pktgen || return 1
-	pgset $_pg/kpktgend_0 rem_device_all || return 1
-	pgset $_pg/kpktgend_0 "add_device $1" || return 1
+	# shellcheck disable=SC2086
+	pktgen_dev "$1" "$2" "$3" "$4" "${5:-60}" 0 10.0.0.2 ${CXB_PKTGEN_FLAGS:-} ||
+		return 1
 	_d=$_pg/$1
-	pgset "$_d" "count $2" &&
-	pgset "$_d" "pkt_size ${5:-60}" &&
-	pgset "$_d" "clone_skb 0" &&
-	pgset "$_d" "burst $3" &&
-	pgset "$_d" "delay 0" &&
-	pgset "$_d" "dst 10.0.0.2" &&
-	pgset "$_d" "dst_mac $4" || return 1
-	for _fl in ${CXB_PKTGEN_FLAGS:-}; do
-		pgset "$_d" "flag $_fl" || return 1
-	done
 	# pktgen's thread never sleeps; at nice 0 it starves ksoftirqd, where
 	# NAPI (TX completion, the peer's RX refill) lands once softirqs are
 	# deferred, and the peer drops frames. Nice 19 lets NAPI keep up.
