@@ -57,6 +57,9 @@
 #   pktgen_dev IF COUNT BURST DSTMAC PKTSIZE CLONE DST [FLAG...]
 #                                   IF alone on kpktgend_0, set up for a run
 #                                   (pktgen_run without start and result)
+#   uptime_s / secs_between T0 T1   seconds since boot; T1 - T0 as %.1f
+#   pktgen_timed IF COUNT BURST DSTMAC [PKTSIZE]
+#                                   pktgen_run, printing "PPS SENT SECONDS"
 
 # iproute2, also if a script runs under busybox sh (which would run its
 # own "ip" applet whatever PATH says).
@@ -324,6 +327,27 @@ pktgen_run()
 	echo "$(sed -n 's/^ *\([0-9]*\)pps .*/\1/p' "$_d")" \
 		"$(sed -n 's/^ *pkts-sofar: *\([0-9]*\).*/\1/p' "$_d")"
 	pgset $_pg/kpktgend_0 rem_device_all
+}
+
+# Seconds since boot (/proc/uptime), for secs_between.
+uptime_s()
+{
+	cut -d' ' -f1 /proc/uptime
+}
+
+# secs_between T0 T1: T1 - T0 (uptime_s values) as "%.1f".
+secs_between()
+{
+	echo "$1 $2" | awk '{ printf "%.1f", $2 - $1 }'
+}
+
+# pktgen_timed IF COUNT BURST DSTMAC [PKTSIZE]: pktgen_run, printing
+# "PPS SENT SECONDS" (SECONDS: its wall time, as secs_between).
+pktgen_timed()
+{
+	_t0=$(uptime_s)
+	_res=$(pktgen_run "$@") || return 1
+	echo "$_res $(secs_between "$_t0" "$(uptime_s)")"
 }
 
 pktgen_stop()

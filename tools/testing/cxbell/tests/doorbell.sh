@@ -87,11 +87,10 @@ traffic()
 	count=$1
 	burst=$2
 	snap b
-	t0=$(cut -d' ' -f1 /proc/uptime)
-	res=$(pktgen_run "$p0" "$count" "$burst" "$mac" 60) || return 1
-	t1=$(cut -d' ' -f1 /proc/uptime)
-	pps=${res% *}
-	sent=${res#* }
+	res=$(pktgen_timed "$p0" "$count" "$burst" "$mac" 60) || return 1
+	# shellcheck disable=SC2086
+	set -- $res
+	pps=$1 sent=$2 secs=$3
 	wait_until 5 peer_rx_done
 	# The stranded detector needs 100 ms of idle queue, checks every 50 ms.
 	sleep 0.3
@@ -109,8 +108,7 @@ traffic()
 	ktap_diag "sent $sent tx $tx peer rx $rx (sim rx_dropped $srd);" \
 		"doorbells $db (sim $sdb, by completion $bc) blueflame $bf" \
 		"(sim $sbf) xmit_more $xm deferred $dfr forced $fo on_stop $st" \
-		"stopped $qs woken $wk; ${pps}pps" \
-		"$(echo "$t0 $t1" | awk '{ printf "%.1f s", $2 - $1 }')"
+		"stopped $qs woken $wk; ${pps}pps $secs s"
 	rc=0
 	eq "$rx" "$sent" "peer rx_packets vs sent" || rc=1
 	eq "$tx" "$sent" "tx_packets vs sent" || rc=1
