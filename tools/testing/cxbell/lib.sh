@@ -60,6 +60,17 @@
 #   uptime_s / secs_between T0 T1   seconds since boot; T1 - T0 as %.1f
 #   pktgen_timed IF COUNT BURST DSTMAC [PKTSIZE]
 #                                   pktgen_run, printing "PPS SENT SECONDS"
+#
+# The pair of cxb_pktgen_pair (adapter 1, $p0 cabled to $p1, $mac):
+#   cxb_pktgen_teardown / cxb_netns_teardown
+#                                   delete it (after cxb_netns_pair: the
+#                                   namespaces too), no DMA mapping left
+#   pair_snap PREFIX [NS0 [NS1]]    every counter: PREFIX_d_* ($p0),
+#                                   PREFIX_r_* ($p1), PREFIX_s0_*, PREFIX_s1_*
+#   pair_d NAME                     a_NAME - b_NAME (pair_snap b, then a)
+#   pair_rx_done SENT               SENT frames arrived at $p1 or dropped
+#                                   by its sim port since pair_snap b
+#   pair_sim_zero CTR...            sim counters CTR of both ports at rest
 
 # iproute2, also if a script runs under busybox sh (which would run its
 # own "ip" applet whatever PATH says).
@@ -423,10 +434,11 @@ no_ipv6_netns()
 }
 
 # "cxbell_sim.port.N: SQ 0x..: WQE at IDX owned by the device, no doorbell"
-# (info level: in dmesg, not on the console).
+# (cx3) or "... posted (doorbell record N), no doorbell; ..." (cx5) (info
+# level: in dmesg, not on the console).
 sim_stranded_log()
 {
-	dmesg | grep -a 'owned by the device, no doorbell' | tail -n 5
+	dmesg | grep -a ', no doorbell' | tail -n 5
 }
 
 # Sim adapter 1 with both ports up, one channel each, port 0's carrier on;
@@ -452,6 +464,19 @@ carrier_up() { [ "$(cat "/sys/class/net/$p0/carrier")" = 1 ]; }
 cxb_pktgen_teardown()
 {
 	rmmod pktgen || return 1
+	_cxb_pair_del
+}
+
+# Tear down what cxb_netns_pair and cxb_pktgen_pair set up, likewise.
+cxb_netns_teardown()
+{
+	ip netns del a && ip netns del b || return 1
+	_cxb_pair_del
+}
+
+# Delete adapter 1, check the sim holds no mapping, unload the modules.
+_cxb_pair_del()
+{
 	cxb_del 1 || return 1
 	eq "$(sim_dma_live)" 0 "dma_live after teardown" || return 1
 	cxb_unload
@@ -474,3 +499,42 @@ cxb_netns_pair()
 }
 
 _cxb_ns_carrier() { [ "$(ip netns exec "$1" cat "/sys/class/net/$2/carrier" 2>/dev/null)" = 1 ]; }
+
+# pair_snap PREFIX [NS0 [NS1]]: every counter of the cxb_pktgen_pair as
+# shell variables: PREFIX_d_* of $p0 (in netns NS0), PREFIX_r_* of $p1 (NS1),
+# PREFIX_s0_* and PREFIX_s1_* of sim adapter 1's ports 0 and 1.
+pair_snap()
+{
+	eval "$(cxb_snap "$1_d" "$p0" "${2:-}")"
+	eval "$(cxb_snap "$1_r" "$p1" "${3:-}")"
+	eval "$(sim_snap "$1_s0" 1 0)"
+	eval "$(sim_snap "$1_s1" 1 1)"
+}
+
+# pair_d NAME: delta of a counter between pair_snap b and pair_snap a
+# (NAME as "d_tx_packets", "s1_rx_dropped").
+pair_d()
+{
+	eval "echo \$((a_$1 - b_$1))"
+}
+
+# pair_rx_done SENT: since pair_snap b, every one of SENT frames arrived at
+# $p1 or was dropped by its sim port (1 1).
+pair_rx_done()
+{
+	[ $(($(cxb_stat "$p1" rx_packets) - b_r_rx_packets +
+	     $(sim_ctr 1 1 rx_dropped) - b_s1_rx_dropped)) -ge "$1" ]
+}
+
+# pair_sim_zero CTR...: sim counters CTR of both ports did not move between
+# pair_snap b and a (stranded WQEs are also logged as diagnostics).
+pair_sim_zero()
+{
+	_zrc=0
+	for _c in "$@"; do
+		eq $(($(pair_d "s0_$_c") + $(pair_d "s1_$_c"))) 0 "sim $_c" || _zrc=1
+	done
+	[ $(($(pair_d s0_stranded) + $(pair_d s1_stranded))) = 0 ] ||
+		sim_stranded_log | while read -r _l; do ktap_diag "sim: $_l"; done
+	return $_zrc
+}

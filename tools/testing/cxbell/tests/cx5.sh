@@ -96,48 +96,31 @@ self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 ktap_plan 7
 no_ipv6
 
-snap()
-{
-	eval "$(cxb_snap "$1_d" "$p0" "${2:-}")"
-	eval "$(cxb_snap "$1_r" "$p1" "${3:-}")"
-	eval "$(sim_snap "$1_s0" 1 0)"
-	eval "$(sim_snap "$1_s1" 1 1)"
-}
-
-d()
-{
-	eval "echo \$((a_$1 - b_$1))"
-}
-
 # Sim and driver counters agree, nothing went wrong (both ports).
 sim_checks()
 {
 	_rc=0
-	for c in violations stranded; do
-		eq $(($(d s0_$c) + $(d s1_$c))) 0 "sim $c" || _rc=1
-	done
-	[ $(($(d s0_stranded) + $(d s1_stranded))) = 0 ] ||
-		dmesg | grep -a 'no doorbell' | tail -n 5 |
-		while read -r l; do ktap_diag "sim: $l"; done
+	pair_sim_zero violations stranded || _rc=1
 	for pp in d:s0 r:s1; do
 		dp=${pp%:*} sp=${pp#*:}
-		eq "$(d ${sp}_doorbells)" "$(d ${dp}_tx_doorbells)" \
+		eq "$(pair_d ${sp}_doorbells)" "$(pair_d ${dp}_tx_doorbells)" \
 			"sim $sp doorbells vs tx_doorbells" || _rc=1
-		eq "$(d ${sp}_mpwqe_wqes)" "$(d ${dp}_tx_mpwqe_blks)" \
+		eq "$(pair_d ${sp}_mpwqe_wqes)" "$(pair_d ${dp}_tx_mpwqe_blks)" \
 			"sim $sp mpwqe_wqes vs tx_mpwqe_blks" || _rc=1
-		eq "$(d ${sp}_mpwqe_pkts)" "$(d ${dp}_tx_mpwqe_pkts)" \
+		eq "$(pair_d ${sp}_mpwqe_pkts)" "$(pair_d ${dp}_tx_mpwqe_pkts)" \
 			"sim $sp mpwqe_pkts vs tx_mpwqe_pkts" || _rc=1
-		ktap_diag "$sp: tx_packets $(d ${dp}_tx_packets)" \
-			"mpwqe_pkts $(d ${dp}_tx_mpwqe_pkts)" \
-			"mpwqe_blks $(d ${dp}_tx_mpwqe_blks)" \
-			"doorbells $(d ${dp}_tx_doorbells) cqes $(d ${dp}_tx_cqes)" \
-			"inline $(d ${dp}_tx_inline) dropped $(d ${dp}_tx_dropped);" \
-			"sim rx_dropped $(d ${sp}_rx_dropped)" \
-			"tx_discarded $(d ${sp}_tx_discarded)" \
-			"bf_writes $(d ${sp}_bf_writes) violations $(d ${sp}_violations);" \
-			"by_completion $(d ${dp}_tx_doorbell_by_completion)" \
-			"deferred $(d ${dp}_tx_doorbell_deferred)" \
-			"forced $(d ${dp}_tx_doorbell_forced)"
+		ktap_diag "$sp: tx_packets $(pair_d ${dp}_tx_packets)" \
+			"mpwqe_pkts $(pair_d ${dp}_tx_mpwqe_pkts)" \
+			"mpwqe_blks $(pair_d ${dp}_tx_mpwqe_blks)" \
+			"doorbells $(pair_d ${dp}_tx_doorbells) cqes $(pair_d ${dp}_tx_cqes)" \
+			"inline $(pair_d ${dp}_tx_inline) dropped $(pair_d ${dp}_tx_dropped);" \
+			"sim rx_dropped $(pair_d ${sp}_rx_dropped)" \
+			"tx_discarded $(pair_d ${sp}_tx_discarded)" \
+			"bf_writes $(pair_d ${sp}_bf_writes)" \
+			"violations $(pair_d ${sp}_violations);" \
+			"by_completion $(pair_d ${dp}_tx_doorbell_by_completion)" \
+			"deferred $(pair_d ${dp}_tx_doorbell_deferred)" \
+			"forced $(pair_d ${dp}_tx_doorbell_forced)"
 	done
 	return $_rc
 }
@@ -156,17 +139,11 @@ toggler_ok()
 	return $_rc
 }
 
-peer_rx_done()
-{
-	[ $(($(cxb_stat "$p1" rx_packets) - b_r_rx_packets +
-	     $(sim_ctr 1 1 rx_dropped) - b_s1_rx_dropped)) -ge "$sent" ]
-}
-
 pktgen_toggle()
 {
 	sim_engine 1 "$1" || return 1
 	rm -f /tmp/tg.stop /tmp/tg.log /tmp/tg.log.n /tmp/pg.out
-	snap b
+	pair_snap b
 	pktgen_run "$p0" 100000000 32 "$mac" 60 >/tmp/pg.out &
 	pg=$!
 	toggler "$p0" /tmp/tg.stop /tmp/tg.log &
@@ -181,15 +158,15 @@ pktgen_toggle()
 	sent=${res#* }
 	[ $pg_rc = 0 ] && [ -n "$sent" ] || {
 		ktap_diag "pktgen failed (exit $pg_rc, '$res')"; return 1; }
-	wait_until 5 peer_rx_done
+	wait_until 5 pair_rx_done "$sent"
 	sleep 0.3
-	snap a
-	ktap_diag "$1 engine: sent $sent, peer rx $(d r_rx_packets)," \
+	pair_snap a
+	ktap_diag "$1 engine: sent $sent, peer rx $(pair_d r_rx_packets)," \
 		"${res% *}pps"
 	rc=0
-	eq "$(d r_rx_packets)" "$sent" "peer rx_packets vs sent" || rc=1
-	eq "$(d d_tx_packets)" "$sent" "tx_packets vs sent" || rc=1
-	mp=$(d d_tx_mpwqe_pkts)
+	eq "$(pair_d r_rx_packets)" "$sent" "peer rx_packets vs sent" || rc=1
+	eq "$(pair_d d_tx_packets)" "$sent" "tx_packets vs sent" || rc=1
+	mp=$(pair_d d_tx_mpwqe_pkts)
 	{ [ "$mp" -gt 0 ] && [ "$mp" -lt "$sent" ]; } ||
 		{ ktap_diag "tx_mpwqe_pkts $mp: not between 0 and $sent"; rc=1; }
 	sim_checks || rc=1
@@ -224,7 +201,7 @@ mixed()
 	# The snapshots of both ports and sims are not one instant: let the
 	# previous case's last segments and ACKs go first.
 	sleep 1
-	snap b a b
+	pair_snap b a b
 	if [ -n "${1:-}" ]; then
 		ip netns exec a /bin/sh "$self" --toggler "$p0" /tmp/tg.stop /tmp/tga.log &
 		tga=$!
@@ -255,7 +232,7 @@ mixed()
 	fi
 	rm -f /tmp/src
 	sleep 0.3
-	snap a a b
+	pair_snap a a b
 	sum=$(cut -d' ' -f1 /tmp/dst.sum)
 	rc=0
 	[ $src_rc = 0 ] || { ktap_diag "tcpblast send exited $src_rc"; rc=1; }
@@ -270,14 +247,14 @@ mixed()
 		[ "$got" -ge $((UDP_N * 99 / 100)) ] && [ "$reo" = 0 ] ||
 			{ ktap_diag "udp $u: want >= 99% received, reordered 0"; rc=1; }
 	done
-	eq "$(d r_rx_packets)" "$(d d_tx_packets)" "peer rx_packets vs tx_packets" || rc=1
+	eq "$(pair_d r_rx_packets)" "$(pair_d d_tx_packets)" "peer rx_packets vs tx_packets" || rc=1
 	ktap_diag "b: $(ip netns exec b grep '^Udp:' /proc/net/snmp | tail -n 1)"
-	ktap_diag "peer rx_dropped $(d r_rx_dropped) rx_csum_none" \
-		"$(d r_rx_csum_none) rx_packets $(d r_rx_packets)"
-	fb=$(($(d d_tx_packets) - $(d d_tx_mpwqe_pkts)))
+	ktap_diag "peer rx_dropped $(pair_d r_rx_dropped) rx_csum_none" \
+		"$(pair_d r_rx_csum_none) rx_packets $(pair_d r_rx_packets)"
+	fb=$(($(pair_d d_tx_packets) - $(pair_d d_tx_mpwqe_pkts)))
 	ktap_diag "port0 fallback (SEND WQE) packets $fb"
 	[ "$fb" -gt 0 ] || { ktap_diag "no fallback packet"; rc=1; }
-	[ "$(d d_tx_mpwqe_pkts)" -gt 0 ] || { ktap_diag "no MPWQE packet"; rc=1; }
+	[ "$(pair_d d_tx_mpwqe_pkts)" -gt 0 ] || { ktap_diag "no MPWQE packet"; rc=1; }
 	sim_checks || rc=1
 	if [ -n "${1:-}" ]; then
 		toggler_ok /tmp/tga.log || rc=1
@@ -286,19 +263,11 @@ mixed()
 	return $rc
 }
 
-teardown()
-{
-	ip netns del a && ip netns del b || return 1
-	cxb_del 1 || return 1
-	eq "$(sim_dma_live)" 0 "dma_live after teardown" || return 1
-	cxb_unload
-}
-
 ktap_ok setup_cx5_pair cxb_pktgen_pair cx5 || ktap_finish
 ktap_ok "pktgen_inline_toggle_${TOGGLE_S}s" pktgen_toggle inline
 ktap_ok "pktgen_deferred_toggle_${TOGGLE_S}s" pktgen_toggle deferred
 ktap_ok netns_vlan_setup netns_setup || ktap_finish
 ktap_ok "mixed_tcp_${TCP_MB}MiB_udp_vlan" mixed
 ktap_ok "mixed_tcp_${TCP_MB}MiB_udp_vlan_toggle" mixed toggle
-ktap_ok teardown_dma_live_zero teardown
+ktap_ok teardown_dma_live_zero cxb_netns_teardown
 ktap_finish

@@ -126,41 +126,24 @@ setup()
 	cxb_pktgen_pair || return 1
 }
 
-snap()
-{
-	eval "$(cxb_snap "$1_d" "$p0" "${2:-}")"
-	eval "$(cxb_snap "$1_r" "$p1" "${3:-}")"
-	eval "$(sim_snap "$1_s0" 1 0)"
-	eval "$(sim_snap "$1_s1" 1 1)"
-}
-
-d()
-{
-	eval "echo \$((a_$1 - b_$1))"
-}
-
 # Checks on the deltas of both ports' driver and sim counters.
 sim_checks()
 {
 	_rc=0
-	for c in bf_ineligible bf_mismatch violations stranded; do
-		eq $(($(d s0_$c) + $(d s1_$c))) 0 "sim $c" || _rc=1
-	done
-	[ $(($(d s0_stranded) + $(d s1_stranded))) = 0 ] ||
-		sim_stranded_log | while read -r l; do ktap_diag "sim: $l"; done
+	pair_sim_zero bf_ineligible bf_mismatch violations stranded || _rc=1
 	for pp in d:s0 r:s1; do
 		dp=${pp%:*} sp=${pp#*:}
-		db=$(d ${dp}_tx_doorbells) bf=$(d ${dp}_tx_blueflame)
-		eq "$(d ${sp}_doorbells)" "$db" "sim $sp doorbells vs tx_doorbells" || _rc=1
-		eq "$(d ${sp}_bf_writes)" "$bf" "sim $sp bf_writes vs tx_blueflame" || _rc=1
-		tx=$(d ${dp}_tx_packets)
-		rhs=$((db - $(d ${dp}_tx_doorbell_by_completion) + bf +
-		       $(d ${dp}_tx_xmit_more) + $(d ${dp}_tx_doorbell_deferred)))
-		ktap_diag "$sp: tx_packets $tx, inline $(d ${dp}_tx_inline)" \
-			"(sim $(d ${sp}_inline_wqes)), doorbells $db (by completion" \
-			"$(d ${dp}_tx_doorbell_by_completion)), blueflame $bf," \
-			"xmit_more $(d ${dp}_tx_xmit_more), deferred" \
-			"$(d ${dp}_tx_doorbell_deferred); identity: rhs - tx_packets" \
+		db=$(pair_d ${dp}_tx_doorbells) bf=$(pair_d ${dp}_tx_blueflame)
+		eq "$(pair_d ${sp}_doorbells)" "$db" "sim $sp doorbells vs tx_doorbells" || _rc=1
+		eq "$(pair_d ${sp}_bf_writes)" "$bf" "sim $sp bf_writes vs tx_blueflame" || _rc=1
+		tx=$(pair_d ${dp}_tx_packets)
+		rhs=$((db - $(pair_d ${dp}_tx_doorbell_by_completion) + bf +
+		       $(pair_d ${dp}_tx_xmit_more) + $(pair_d ${dp}_tx_doorbell_deferred)))
+		ktap_diag "$sp: tx_packets $tx, inline $(pair_d ${dp}_tx_inline)" \
+			"(sim $(pair_d ${sp}_inline_wqes)), doorbells $db (by completion" \
+			"$(pair_d ${dp}_tx_doorbell_by_completion)), blueflame $bf," \
+			"xmit_more $(pair_d ${dp}_tx_xmit_more), deferred" \
+			"$(pair_d ${dp}_tx_doorbell_deferred); identity: rhs - tx_packets" \
 			"= $((rhs - tx))"
 	done
 	return $_rc
@@ -181,18 +164,11 @@ toggler_ok()
 	return $_rc
 }
 
-# Every frame sent arrived or was dropped by the peer's sim port.
-peer_rx_done()
-{
-	[ $(($(cxb_stat "$p1" rx_packets) - b_r_rx_packets +
-	     $(sim_ctr 1 1 rx_dropped) - b_s1_rx_dropped)) -ge "$sent" ]
-}
-
 pktgen_toggle()
 {
 	sim_engine 1 "$1" || return 1
 	rm -f /tmp/tg.stop /tmp/tg.log /tmp/tg.log.n /tmp/pg.out
-	snap b
+	pair_snap b
 	pktgen_run "$p0" 100000000 32 "$mac" 60 >/tmp/pg.out &
 	pg=$!
 	toggler "$p0" /tmp/tg.stop /tmp/tg.log &
@@ -210,13 +186,13 @@ pktgen_toggle()
 	rc=0
 	[ $pg_rc = 0 ] && [ -n "$sent" ] || {
 		ktap_diag "pktgen failed (exit $pg_rc, '$res')"; return 1; }
-	wait_until 5 peer_rx_done
+	wait_until 5 pair_rx_done "$sent"
 	sleep 0.3
-	snap a
-	ktap_diag "$1 engine: sent $sent, peer rx $(d r_rx_packets) (sim" \
-		"rx_dropped $(d s1_rx_dropped)), ${res% *}pps"
-	eq "$(d r_rx_packets)" "$sent" "peer rx_packets vs sent" || rc=1
-	eq "$(d d_tx_packets)" "$sent" "tx_packets vs sent" || rc=1
+	pair_snap a
+	ktap_diag "$1 engine: sent $sent, peer rx $(pair_d r_rx_packets) (sim" \
+		"rx_dropped $(pair_d s1_rx_dropped)), ${res% *}pps"
+	eq "$(pair_d r_rx_packets)" "$sent" "peer rx_packets vs sent" || rc=1
+	eq "$(pair_d d_tx_packets)" "$sent" "tx_packets vs sent" || rc=1
 	sim_checks || rc=1
 	toggler_ok /tmp/tg.log "$(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }')" || rc=1
 	return $rc
@@ -228,7 +204,7 @@ tcp_toggle()
 	rm -f /tmp/tg.stop /tmp/tga.log /tmp/tga.log.n /tmp/tgb.log /tmp/tgb.log.n
 	head -c $((TCP_MB * 1024 * 1024)) /dev/urandom >/tmp/src || return 1
 	want=$(sha256sum </tmp/src | cut -d' ' -f1)
-	snap b a b
+	pair_snap b a b
 	ip netns exec a /bin/sh "$self" --toggler "$p0" /tmp/tg.stop /tmp/tga.log &
 	tga=$!
 	ip netns exec b /bin/sh "$self" --toggler "$p1" /tmp/tg.stop /tmp/tgb.log &
@@ -244,11 +220,11 @@ tcp_toggle()
 	wait $tga $tgb
 	rm -f /tmp/src
 	sleep 0.3
-	snap a a b
+	pair_snap a a b
 	got=$(cut -d' ' -f1 /tmp/dst.sum)
 	secs=$(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }')
-	ktap_diag "$TCP_MB MiB in $secs s; sim rx_dropped port0 $(d s0_rx_dropped)" \
-		"port1 $(d s1_rx_dropped)"
+	ktap_diag "$TCP_MB MiB in $secs s; sim rx_dropped port0 $(pair_d s0_rx_dropped)" \
+		"port1 $(pair_d s1_rx_dropped)"
 	rc=0
 	[ $src_rc = 0 ] || { ktap_diag "tcpblast send exited $src_rc"; rc=1; }
 	eq "$got" "$want" "sha256" || rc=1
@@ -258,19 +234,11 @@ tcp_toggle()
 	return $rc
 }
 
-teardown()
-{
-	ip netns del a && ip netns del b || return 1
-	cxb_del 1 || return 1
-	eq "$(sim_dma_live)" 0 "dma_live after teardown" || return 1
-	cxb_unload
-}
-
 ktap_ok setup_adapter setup || ktap_finish
 for e in $ENGINES; do
 	ktap_ok "pktgen_${e}_toggle_${TOGGLE_S}s" pktgen_toggle "$e"
 done
 ktap_ok netns_setup cxb_netns_pair || ktap_finish
 ktap_ok "tcp_${TCP_MB}MiB_toggle_sha256" tcp_toggle
-ktap_ok teardown_dma_live_zero teardown
+ktap_ok teardown_dma_live_zero cxb_netns_teardown
 ktap_finish
