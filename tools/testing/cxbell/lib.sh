@@ -71,6 +71,8 @@
 #   pair_rx_done SENT               SENT frames arrived at $p1 or dropped
 #                                   by its sim port since pair_snap b
 #   pair_sim_zero CTR...            sim counters CTR of both ports at rest
+#   tcp_ab FILE / tcp_ab_ok SHA256  FILE over TCP from netns a to b (after
+#                                   cxb_netns_pair), checked
 
 # iproute2, also if a script runs under busybox sh (which would run its
 # own "ip" applet whatever PATH says).
@@ -537,4 +539,27 @@ pair_sim_zero()
 	[ $(($(pair_d s0_stranded) + $(pair_d s1_stranded))) = 0 ] ||
 		sim_stranded_log | while read -r _l; do ktap_diag "sim: $_l"; done
 	return $_zrc
+}
+
+# tcp_ab FILE: send FILE by TCP from netns a to tcpblast serve in netns b
+# (10.0.0.2:5001, as cxb_netns_pair), then delete FILE; sets tcp_rc
+# (tcpblast send's status), tcp_sum (sha256 received) and tcp_secs.
+tcp_ab()
+{
+	ip netns exec b sh -c 'tcpblast serve 5001 | sha256sum >/tmp/dst.sum' &
+	_srv=$!
+	_t0=$(uptime_s)
+	ip netns exec a tcpblast send 10.0.0.2 5001 <"$1"
+	tcp_rc=$?
+	wait $_srv
+	tcp_secs=$(secs_between "$_t0" "$(uptime_s)")
+	tcp_sum=$(cut -d' ' -f1 /tmp/dst.sum)
+	rm -f "$1"
+}
+
+# tcp_ab_ok SHA256: the last tcp_ab's send succeeded and b got SHA256.
+tcp_ab_ok()
+{
+	[ "$tcp_rc" = 0 ] || { ktap_diag "tcpblast send exited $tcp_rc"; return 1; }
+	eq "$tcp_sum" "$1" "sha256"
 }

@@ -133,24 +133,15 @@ tcp_transfer()
 	head -c $TCP_SIZE /dev/urandom >/tmp/src || return 1
 	want=$(sha256sum </tmp/src | cut -d' ' -f1)
 	pair_snap b a b
-	ip netns exec b sh -c 'tcpblast serve 5001 | sha256sum >/tmp/dst.sum' &
-	srv=$!
-	t0=$(cut -d' ' -f1 /proc/uptime)
-	ip netns exec a tcpblast send 10.0.0.2 5001 </tmp/src
-	src_rc=$?
-	wait $srv
-	t1=$(cut -d' ' -f1 /proc/uptime)
-	rm -f /tmp/src
+	tcp_ab /tmp/src
 	sleep 0.3
 	pair_snap a a b
-	got=$(cut -d' ' -f1 /tmp/dst.sum)
-	ktap_diag "16 MiB in $(echo "$t0 $t1" | awk '{ printf "%.1f s", $2 - $1 }');" \
+	ktap_diag "16 MiB in $tcp_secs s;" \
 		"$p0 tx_inline $(pair_d d_tx_inline) (sim $(pair_d s0_inline_wqes)) of" \
 		"$(pair_d d_tx_packets); $p1 tx_inline $(pair_d r_tx_inline)" \
 		"(sim $(pair_d s1_inline_wqes)) of $(pair_d r_tx_packets)"
 	rc=0
-	[ $src_rc = 0 ] || { ktap_diag "tcpblast send exited $src_rc"; rc=1; }
-	eq "$got" "$want" "sha256" || rc=1
+	tcp_ab_ok "$want" || rc=1
 	[ "$(pair_d d_tx_inline)" -gt 0 ] || { ktap_diag "$p0 tx_inline: 0, want > 0"; rc=1; }
 	[ "$(pair_d r_tx_inline)" -gt 0 ] || { ktap_diag "$p1 tx_inline: 0, want > 0"; rc=1; }
 	eq "$(pair_d s0_inline_wqes)" "$(pair_d d_tx_inline)" \

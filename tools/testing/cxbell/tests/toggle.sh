@@ -209,28 +209,18 @@ tcp_toggle()
 	tga=$!
 	ip netns exec b /bin/sh "$self" --toggler "$p1" /tmp/tg.stop /tmp/tgb.log &
 	tgb=$!
-	ip netns exec b sh -c 'tcpblast serve 5001 | sha256sum >/tmp/dst.sum' &
-	srv=$!
-	t0=$(cut -d' ' -f1 /proc/uptime)
-	ip netns exec a tcpblast send 10.0.0.2 5001 </tmp/src
-	src_rc=$?
-	wait $srv
-	t1=$(cut -d' ' -f1 /proc/uptime)
+	tcp_ab /tmp/src
 	touch /tmp/tg.stop
 	wait $tga $tgb
-	rm -f /tmp/src
 	sleep 0.3
 	pair_snap a a b
-	got=$(cut -d' ' -f1 /tmp/dst.sum)
-	secs=$(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }')
-	ktap_diag "$TCP_MB MiB in $secs s; sim rx_dropped port0 $(pair_d s0_rx_dropped)" \
+	ktap_diag "$TCP_MB MiB in $tcp_secs s; sim rx_dropped port0 $(pair_d s0_rx_dropped)" \
 		"port1 $(pair_d s1_rx_dropped)"
 	rc=0
-	[ $src_rc = 0 ] || { ktap_diag "tcpblast send exited $src_rc"; rc=1; }
-	eq "$got" "$want" "sha256" || rc=1
+	tcp_ab_ok "$want" || rc=1
 	sim_checks || rc=1
-	toggler_ok /tmp/tga.log "$secs" || rc=1
-	toggler_ok /tmp/tgb.log "$secs" || rc=1
+	toggler_ok /tmp/tga.log "$tcp_secs" || rc=1
+	toggler_ok /tmp/tgb.log "$tcp_secs" || rc=1
 	return $rc
 }
 
