@@ -24,58 +24,31 @@
 #   cx5.sh [TOGGLE_S [TCP_MB [UDP_N]]]    defaults 3, 8 and 3000
 . /cxbell/lib.sh
 
+# toggle_mpwqe IF ROUND: a toggle_rounds STEP, tx_mpwqe off/on by turns
 toggle_mpwqe()
 {
-	_i=0
-	while [ ! -e "$2" ] || [ $_i -lt 8 ]; do
-		if [ $((_i % 2)) = 0 ]; then _v=off; else _v=on; fi
-		_o=$(ethtool --set-priv-flags "$1" tx_mpwqe $_v 2>&1) ||
-			echo "round $_i: tx_mpwqe $_v failed: $_o"
-		_g=$(cxb_priv_flag "$1" tx_mpwqe)
-		[ "$_g" = $_v ] || echo "round $_i: tx_mpwqe $_v reads '$_g'"
-		_i=$((_i + 1))
-	done
-	echo "mpwqe $_i"
+	if [ $(($2 % 2)) = 0 ]; then _v=off; else _v=on; fi
+	_o=$(ethtool --set-priv-flags "$1" tx_mpwqe $_v 2>&1) ||
+		echo "round $2: tx_mpwqe $_v failed: $_o"
+	_g=$(cxb_priv_flag "$1" tx_mpwqe)
+	[ "$_g" = $_v ] || echo "round $2: tx_mpwqe $_v reads '$_g'"
 }
 
-toggle_opt()
-{
-	_i=0
-	while [ ! -e "$2" ] || [ $_i -lt 8 ]; do
-		_v=$((_i % 8))
-		[ $_v -gt 3 ] && _v=$((7 - _v))
-		echo $_v 2>/dev/null >"/sys/class/net/$1/doorbell_opt" ||
-			echo "round $_i: doorbell_opt $_v failed"
-		sleep 0.005
-		_i=$((_i + 1))
-	done
-	echo "doorbell_opt $_i"
-}
-
+# toggle_cb IF ROUND: a toggle_rounds STEP, tx-copybreak 0, 128, 464 by turns
 toggle_cb()
 {
-	_i=0
-	while [ ! -e "$2" ] || [ $_i -lt 8 ]; do
-		case $((_i % 3)) in
-		0) _v=0 ;; 1) _v=128 ;; *) _v=464 ;;
-		esac
-		ethtool --set-tunable "$1" tx-copybreak $_v 2>/dev/null ||
-			echo "round $_i: tx-copybreak $_v failed"
-		_i=$((_i + 1))
-	done
-	echo "copybreak $_i"
+	case $(($2 % 3)) in
+	0) _v=0 ;; 1) _v=128 ;; *) _v=464 ;;
+	esac
+	ethtool --set-tunable "$1" tx-copybreak $_v 2>/dev/null ||
+		echo "round $2: tx-copybreak $_v failed"
 }
 
-# toggler IF STOP LOG: problems in LOG, round counts in LOG.n
-toggler()
+# toggle_port IF STOP LOG: problems in LOG, round counts in LOG.n
+toggle_port()
 {
-	toggle_mpwqe "$1" "$2" >"$3.m" &
-	toggle_opt "$1" "$2" >"$3.o" &
-	toggle_cb "$1" "$2" >"$3.c" &
-	wait
-	for _l in m o c; do tail -n 1 "$3.$_l"; done | tr '\n' ' ' >"$3.n"
-	for _l in m o c; do sed '$d' "$3.$_l"; done >"$3"
-	rm -f "$3.m" "$3.o" "$3.c"
+	toggler "$1" "$2" "$3" mpwqe:toggle_mpwqe doorbell_opt:toggle_doorbell_opt \
+		copybreak:toggle_cb
 	# leave the port as the next case expects it
 	ethtool --set-priv-flags "$1" tx_mpwqe on
 	echo 0 >"/sys/class/net/$1/doorbell_opt"
@@ -84,7 +57,7 @@ toggler()
 
 if [ "${1:-}" = --toggler ]; then
 	shift
-	toggler "$@"
+	toggle_port "$@"
 	exit 0
 fi
 
@@ -125,53 +98,21 @@ sim_checks()
 	return $_rc
 }
 
-toggler_ok()
+# The checks of pktgen_toggle for cx5: tx_mpwqe_pkts strictly between 0 and
+# sent, the sim checks.
+mpwqe_checks()
 {
-	_n=$(cat "$1.n" 2>/dev/null)
-	ktap_diag "toggler rounds: ${_n:-?}"
-	_rc=0
-	if [ -s "$1" ]; then
-		ktap_diag "toggler errors (first 10):"
-		head -n 10 "$1" | sed 's/^/#   /'
-		_rc=1
-	fi
-	[ -n "$_n" ] || { ktap_diag "toggler: did not finish"; _rc=1; }
-	return $_rc
-}
-
-pktgen_toggle()
-{
-	sim_engine 1 "$1" || return 1
-	rm -f /tmp/tg.stop /tmp/tg.log /tmp/tg.log.n /tmp/pg.out
-	pair_snap b
-	pktgen_run "$p0" 100000000 32 "$mac" 60 >/tmp/pg.out &
-	pg=$!
-	toggler "$p0" /tmp/tg.stop /tmp/tg.log &
-	tg=$!
-	sleep "$TOGGLE_S"
-	touch /tmp/tg.stop
-	wait $tg
-	pktgen_stop
-	wait $pg
-	pg_rc=$?
-	res=$(cat /tmp/pg.out)
-	sent=${res#* }
-	[ $pg_rc = 0 ] && [ -n "$sent" ] || {
-		ktap_diag "pktgen failed (exit $pg_rc, '$res')"; return 1; }
-	wait_until 5 pair_rx_done "$sent"
-	sleep 0.3
-	pair_snap a
-	ktap_diag "$1 engine: sent $sent, peer rx $(pair_d r_rx_packets)," \
-		"${res% *}pps"
-	rc=0
-	eq "$(pair_d r_rx_packets)" "$sent" "peer rx_packets vs sent" || rc=1
-	eq "$(pair_d d_tx_packets)" "$sent" "tx_packets vs sent" || rc=1
+	_mrc=0
 	mp=$(pair_d d_tx_mpwqe_pkts)
 	{ [ "$mp" -gt 0 ] && [ "$mp" -lt "$sent" ]; } ||
-		{ ktap_diag "tx_mpwqe_pkts $mp: not between 0 and $sent"; rc=1; }
-	sim_checks || rc=1
-	toggler_ok /tmp/tg.log || rc=1
-	return $rc
+		{ ktap_diag "tx_mpwqe_pkts $mp: not between 0 and $sent"; _mrc=1; }
+	sim_checks || _mrc=1
+	return $_mrc
+}
+
+pktgen_toggle_port()
+{
+	pktgen_toggle "$1" "$TOGGLE_S" toggle_port mpwqe_checks
 }
 
 netns_setup()
@@ -264,8 +205,8 @@ mixed()
 }
 
 ktap_ok setup_cx5_pair cxb_pktgen_pair cx5 || ktap_finish
-ktap_ok "pktgen_inline_toggle_${TOGGLE_S}s" pktgen_toggle inline
-ktap_ok "pktgen_deferred_toggle_${TOGGLE_S}s" pktgen_toggle deferred
+ktap_ok "pktgen_inline_toggle_${TOGGLE_S}s" pktgen_toggle_port inline
+ktap_ok "pktgen_deferred_toggle_${TOGGLE_S}s" pktgen_toggle_port deferred
 ktap_ok netns_vlan_setup netns_setup || ktap_finish
 ktap_ok "mixed_tcp_${TCP_MB}MiB_udp_vlan" mixed
 ktap_ok "mixed_tcp_${TCP_MB}MiB_udp_vlan_toggle" mixed toggle

@@ -28,88 +28,54 @@
 #   toggle.sh [TOGGLE_S [TCP_MB]]    defaults 3 and 16
 . /cxbell/lib.sh
 
-# toggle_bf IF STOP: prints problems, last line "bf ROUNDS"
+# toggle_bf IF ROUND: a toggle_rounds STEP, prints problems
 toggle_bf()
 {
-	_i=0
-	while [ ! -e "$2" ] || [ $_i -lt 8 ]; do
-		if [ $((_i % 2)) = 0 ]; then _v=on; else _v=off; fi
-		if [ $((_i / 2 % 2)) = 0 ]; then
-			_how="--set-priv-flags blueflame"
-			_o=$(ethtool --set-priv-flags "$1" blueflame $_v 2>&1)
-		else
-			_how="-G tx-push"
-			_o=$(ethtool -G "$1" tx-push $_v 2>&1)
-		fi || echo "round $_i: $_how $_v failed: $_o"
-		# Both views, parsed without forking more than ethtool.
-		_o=$(ethtool --show-priv-flags "$1")
-		_pf=${_o##*blueflame:}
-		_o=$(ethtool -g "$1")
-		_tp=${_o##*TX Push:}
-		# shellcheck disable=SC2086
-		set -- "$1" "$2" $_pf
-		_pf=${3:-}
-		# shellcheck disable=SC2086
-		set -- "$1" "$2" $_tp
-		_tp=${3:-}
-		set -- "$1" "$2"
-		if [ "$_pf" != $_v ] || [ "$_tp" != $_v ]; then
-			echo "round $_i: after $_how $_v: priv flag '$_pf', tx-push '$_tp'"
-		fi
-		_i=$((_i + 1))
-	done
-	echo "bf $_i"
+	if [ $(($2 % 2)) = 0 ]; then _v=on; else _v=off; fi
+	if [ $(($2 / 2 % 2)) = 0 ]; then
+		_how="--set-priv-flags blueflame"
+		_o=$(ethtool --set-priv-flags "$1" blueflame $_v 2>&1)
+	else
+		_how="-G tx-push"
+		_o=$(ethtool -G "$1" tx-push $_v 2>&1)
+	fi || echo "round $2: $_how $_v failed: $_o"
+	# Both views, parsed without forking more than ethtool.
+	_o=$(ethtool --show-priv-flags "$1")
+	_pf=${_o##*blueflame:}
+	_o=$(ethtool -g "$1")
+	_tp=${_o##*TX Push:}
+	# shellcheck disable=SC2086
+	set -- "$1" "$2" $_pf
+	_pf=${3:-}
+	# shellcheck disable=SC2086
+	set -- "$1" "$2" $_tp
+	_tp=${3:-}
+	set -- "$1" "$2"
+	if [ "$_pf" != $_v ] || [ "$_tp" != $_v ]; then
+		echo "round $2: after $_how $_v: priv flag '$_pf', tx-push '$_tp'"
+	fi
 }
 
-toggle_opt()
-{
-	_i=0
-	_f=/sys/class/net/$1/doorbell_opt
-	while [ ! -e "$2" ] || [ $_i -lt 8 ]; do
-		# 0 1 2 3 3 2 1 0 ...: each value held for ~5 ms
-		_v=$((_i % 8))
-		[ $_v -gt 3 ] && _v=$((7 - _v))
-		echo $_v 2>/dev/null >"$_f" || echo "round $_i: doorbell_opt $_v failed"
-		sleep 0.005
-		_i=$((_i + 1))
-	done
-	echo "doorbell_opt $_i"
-}
-
+# toggle_cb IF ROUND: a toggle_rounds STEP, tx-copybreak 0, 128, 464
 toggle_cb()
 {
-	_i=0
-	while [ ! -e "$2" ] || [ $_i -lt 8 ]; do
-		for _v in 0 128 464; do
-			_o=$(ethtool --set-tunable "$1" tx-copybreak $_v 2>&1) ||
-				echo "round $_i: tx-copybreak $_v failed: $_o"
-		done
-		_i=$((_i + 1))
+	for _v in 0 128 464; do
+		_o=$(ethtool --set-tunable "$1" tx-copybreak $_v 2>&1) ||
+			echo "round $2: tx-copybreak $_v failed: $_o"
 	done
-	echo "tx-copybreak $_i"
 }
 
 # Toggler mode, also run inside a namespace: toggle.sh --toggler IF STOP LOG
 # LOG gets the problems, LOG.n the rounds of each loop.
-toggler()
+toggle_port()
 {
-	rm -f "$3.bf" "$3.opt" "$3.cb"
-	toggle_bf "$1" "$2" >"$3.bf" &
-	toggle_opt "$1" "$2" >"$3.opt" &
-	toggle_cb "$1" "$2" >"$3.cb" &
-	wait
-	for _l in bf opt cb; do
-		tail -n 1 "$3.$_l"
-	done | tr '\n' ' ' >"$3.n"
-	for _l in bf opt cb; do
-		sed '$d' "$3.$_l"
-	done >"$3"
-	rm -f "$3.bf" "$3.opt" "$3.cb"
+	toggler "$1" "$2" "$3" bf:toggle_bf doorbell_opt:toggle_doorbell_opt \
+		tx-copybreak:toggle_cb
 }
 
 if [ "${1:-}" = --toggler ]; then
 	shift
-	toggler "$@"
+	toggle_port "$@"
 	exit 0
 fi
 
@@ -149,53 +115,9 @@ sim_checks()
 	return $_rc
 }
 
-# Toggler results: LOG must be empty, and it must have looped.
-toggler_ok()
+pktgen_toggle_port()
 {
-	_n=$(cat "$1.n" 2>/dev/null)
-	ktap_diag "toggler rounds in ${2} s: ${_n:-?}"
-	_rc=0
-	if [ -s "$1" ]; then
-		ktap_diag "toggler errors ($(wc -l <"$1") lines, first 10):"
-		head -n 10 "$1" | sed 's/^/#   /'
-		_rc=1
-	fi
-	[ -n "$_n" ] || { ktap_diag "toggler: did not finish"; _rc=1; }
-	return $_rc
-}
-
-pktgen_toggle()
-{
-	sim_engine 1 "$1" || return 1
-	rm -f /tmp/tg.stop /tmp/tg.log /tmp/tg.log.n /tmp/pg.out
-	pair_snap b
-	pktgen_run "$p0" 100000000 32 "$mac" 60 >/tmp/pg.out &
-	pg=$!
-	toggler "$p0" /tmp/tg.stop /tmp/tg.log &
-	tg=$!
-	t0=$(cut -d' ' -f1 /proc/uptime)
-	sleep "$TOGGLE_S"
-	touch /tmp/tg.stop
-	wait $tg
-	t1=$(cut -d' ' -f1 /proc/uptime)
-	pktgen_stop
-	wait $pg
-	pg_rc=$?
-	res=$(cat /tmp/pg.out)
-	sent=${res#* }
-	rc=0
-	[ $pg_rc = 0 ] && [ -n "$sent" ] || {
-		ktap_diag "pktgen failed (exit $pg_rc, '$res')"; return 1; }
-	wait_until 5 pair_rx_done "$sent"
-	sleep 0.3
-	pair_snap a
-	ktap_diag "$1 engine: sent $sent, peer rx $(pair_d r_rx_packets) (sim" \
-		"rx_dropped $(pair_d s1_rx_dropped)), ${res% *}pps"
-	eq "$(pair_d r_rx_packets)" "$sent" "peer rx_packets vs sent" || rc=1
-	eq "$(pair_d d_tx_packets)" "$sent" "tx_packets vs sent" || rc=1
-	sim_checks || rc=1
-	toggler_ok /tmp/tg.log "$(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }')" || rc=1
-	return $rc
+	pktgen_toggle "$1" "$TOGGLE_S" toggle_port sim_checks
 }
 
 tcp_toggle()
@@ -226,7 +148,7 @@ tcp_toggle()
 
 ktap_ok setup_adapter setup || ktap_finish
 for e in $ENGINES; do
-	ktap_ok "pktgen_${e}_toggle_${TOGGLE_S}s" pktgen_toggle "$e"
+	ktap_ok "pktgen_${e}_toggle_${TOGGLE_S}s" pktgen_toggle_port "$e"
 done
 ktap_ok netns_setup cxb_netns_pair || ktap_finish
 ktap_ok "tcp_${TCP_MB}MiB_toggle_sha256" tcp_toggle
