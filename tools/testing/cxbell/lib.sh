@@ -60,6 +60,35 @@
 #                                   to FILE in one write(2); on failure
 #                                   print the errno text (e.g. "Invalid
 #                                   argument") and return non-zero
+#   pktgen_dev IF COUNT BURST DSTMAC PKTSIZE CLONE DST [FLAG...]
+#                                   IF alone on kpktgend_0, set up for a run
+#                                   (pktgen_run without start and result)
+#   uptime_s / secs_between T0 T1   seconds since boot; T1 - T0 as %.1f
+#   pktgen_timed IF COUNT BURST DSTMAC [PKTSIZE]
+#                                   pktgen_run, printing "PPS SENT SECONDS"
+#   toggle_rounds NAME STEP IF STOP "STEP IF ROUND" for ROUND 0, 1, ... until
+#                                   file STOP exists (at least 8 rounds),
+#                                   then "NAME ROUNDS"
+#   toggle_doorbell_opt IF ROUND    STEP: doorbell_opt 0 1 2 3 3 2 1 0 ...
+#   toggler IF STOP LOG NAME:STEP...
+#                                   those toggle_rounds loops at once; LOG
+#                                   gets the problems, LOG.n the rounds
+#   toggler_ok LOG [SECONDS]        the toggler finished without a problem
+#
+# The pair of cxb_pktgen_pair (adapter 1, $p0 cabled to $p1, $mac):
+#   cxb_pktgen_teardown / cxb_netns_teardown
+#                                   delete it (after cxb_netns_pair: the
+#                                   namespaces too), no DMA mapping left
+#   pair_snap PREFIX [NS0 [NS1]]    every counter: PREFIX_d_* ($p0),
+#                                   PREFIX_r_* ($p1), PREFIX_s0_*, PREFIX_s1_*
+#   pair_d NAME                     a_NAME - b_NAME (pair_snap b, then a)
+#   pair_rx_done SENT               SENT frames arrived at $p1 or dropped
+#                                   by its sim port since pair_snap b
+#   pair_sim_zero CTR...            sim counters CTR of both ports at rest
+#   pktgen_toggle ENGINE SECONDS TOGGLER CHECK
+#                                   pktgen $p0 -> $p1 under TOGGLER; checks
+#   tcp_ab FILE / tcp_ab_ok SHA256  FILE over TCP from netns a to b (after
+#                                   cxb_netns_pair), checked
 
 # iproute2, also if a script runs under busybox sh (which would run its
 # own "ip" applet whatever PATH says).
@@ -325,25 +354,38 @@ pgset()
 	fi
 }
 
+# pktgen_dev IF COUNT BURST DSTMAC PKTSIZE CLONE DST [FLAG...]: IF alone on
+# kpktgend_0, set up for a run (pktgen loaded; nothing started).
+pktgen_dev()
+{
+	_pg=/proc/net/pktgen
+	pgset $_pg/kpktgend_0 rem_device_all || return 1
+	pgset $_pg/kpktgend_0 "add_device $1" || return 1
+	_d=$_pg/$1
+	pgset "$_d" "count $2" &&
+	pgset "$_d" "pkt_size $5" &&
+	pgset "$_d" "clone_skb $6" &&
+	pgset "$_d" "burst $3" &&
+	pgset "$_d" "delay 0" || return 1
+	_dst=$7 _mac=$4
+	shift 7
+	for _fl in "$@"; do
+		pgset "$_d" "flag $_fl" || return 1
+	done
+	pgset "$_d" "dst $_dst" &&
+	pgset "$_d" "dst_mac $_mac"
+}
+
 # pktgen_run IF COUNT BURST DSTMAC [PKTSIZE]: one run on kpktgend_0.
 # Prints pktgen's packets per second and packets sent.
 pktgen_run()
 {
 	_pg=/proc/net/pktgen
 	[ -d $_pg ] || modprobe pktgen || return 1
-	pgset $_pg/kpktgend_0 rem_device_all || return 1
-	pgset $_pg/kpktgend_0 "add_device $1" || return 1
+	# shellcheck disable=SC2086
+	pktgen_dev "$1" "$2" "$3" "$4" "${5:-60}" 0 10.0.0.2 ${CXB_PKTGEN_FLAGS:-} ||
+		return 1
 	_d=$_pg/$1
-	pgset "$_d" "count $2" &&
-	pgset "$_d" "pkt_size ${5:-60}" &&
-	pgset "$_d" "clone_skb 0" &&
-	pgset "$_d" "burst $3" &&
-	pgset "$_d" "delay 0" &&
-	pgset "$_d" "dst 10.0.0.2" &&
-	pgset "$_d" "dst_mac $4" || return 1
-	for _fl in ${CXB_PKTGEN_FLAGS:-}; do
-		pgset "$_d" "flag $_fl" || return 1
-	done
 	# pktgen's thread never sleeps; at nice 0 it starves ksoftirqd, where
 	# NAPI (TX completion, the peer's RX refill) lands once softirqs are
 	# deferred, and the peer drops frames. Nice 19 lets NAPI keep up.
@@ -374,6 +416,27 @@ pktgen_wait()
 		sleep 0.1
 		_w=$((_w + 1))
 	done
+}
+
+# Seconds since boot (/proc/uptime), for secs_between.
+uptime_s()
+{
+	cut -d' ' -f1 /proc/uptime
+}
+
+# secs_between T0 T1: T1 - T0 (uptime_s values) as "%.1f".
+secs_between()
+{
+	echo "$1 $2" | awk '{ printf "%.1f", $2 - $1 }'
+}
+
+# pktgen_timed IF COUNT BURST DSTMAC [PKTSIZE]: pktgen_run, printing
+# "PPS SENT SECONDS" (SECONDS: its wall time, as secs_between).
+pktgen_timed()
+{
+	_t0=$(uptime_s)
+	_res=$(pktgen_run "$@") || return 1
+	echo "$_res $(secs_between "$_t0" "$(uptime_s)")"
 }
 
 pktgen_stop()
@@ -449,10 +512,11 @@ no_ipv6_netns()
 }
 
 # "cxbell_sim.port.N: SQ 0x..: WQE at IDX owned by the device, no doorbell"
-# (info level: in dmesg, not on the console).
+# (cx3) or "... posted (doorbell record N), no doorbell; ..." (cx5) (info
+# level: in dmesg, not on the console).
 sim_stranded_log()
 {
-	dmesg | grep -a 'owned by the device, no doorbell' | tail -n 5
+	dmesg | grep -a ', no doorbell' | tail -n 5
 }
 
 # Sim adapter 1 with both ports up, one channel each, port 0's carrier on;
@@ -478,6 +542,19 @@ carrier_up() { [ "$(cat "/sys/class/net/$p0/carrier")" = 1 ]; }
 cxb_pktgen_teardown()
 {
 	rmmod pktgen || return 1
+	_cxb_pair_del
+}
+
+# Tear down what cxb_netns_pair and cxb_pktgen_pair set up, likewise.
+cxb_netns_teardown()
+{
+	ip netns del a && ip netns del b || return 1
+	_cxb_pair_del
+}
+
+# Delete adapter 1, check the sim holds no mapping, unload the modules.
+_cxb_pair_del()
+{
 	cxb_del 1 || return 1
 	dma_live_zero "dma_live after teardown" || return 1
 	cxb_unload
@@ -500,3 +577,163 @@ cxb_netns_pair()
 }
 
 _cxb_ns_carrier() { [ "$(ip netns exec "$1" cat "/sys/class/net/$2/carrier" 2>/dev/null)" = 1 ]; }
+
+# pair_snap PREFIX [NS0 [NS1]]: every counter of the cxb_pktgen_pair as
+# shell variables: PREFIX_d_* of $p0 (in netns NS0), PREFIX_r_* of $p1 (NS1),
+# PREFIX_s0_* and PREFIX_s1_* of sim adapter 1's ports 0 and 1.
+pair_snap()
+{
+	eval "$(cxb_snap "$1_d" "$p0" "${2:-}")"
+	eval "$(cxb_snap "$1_r" "$p1" "${3:-}")"
+	eval "$(sim_snap "$1_s0" 1 0)"
+	eval "$(sim_snap "$1_s1" 1 1)"
+}
+
+# pair_d NAME: delta of a counter between pair_snap b and pair_snap a
+# (NAME as "d_tx_packets", "s1_rx_dropped").
+pair_d()
+{
+	eval "echo \$((a_$1 - b_$1))"
+}
+
+# pair_rx_done SENT: since pair_snap b, every one of SENT frames arrived at
+# $p1 or was dropped by its sim port (1 1).
+pair_rx_done()
+{
+	[ $(($(cxb_stat "$p1" rx_packets) - b_r_rx_packets +
+	     $(sim_ctr 1 1 rx_dropped) - b_s1_rx_dropped)) -ge "$1" ]
+}
+
+# pair_sim_zero CTR...: sim counters CTR of both ports did not move between
+# pair_snap b and a (stranded WQEs are also logged as diagnostics).
+pair_sim_zero()
+{
+	_zrc=0
+	for _c in "$@"; do
+		eq $(($(pair_d "s0_$_c") + $(pair_d "s1_$_c"))) 0 "sim $_c" || _zrc=1
+	done
+	[ $(($(pair_d s0_stranded) + $(pair_d s1_stranded))) = 0 ] ||
+		sim_stranded_log | while read -r _l; do ktap_diag "sim: $_l"; done
+	return $_zrc
+}
+
+# tcp_ab FILE: send FILE by TCP from netns a to tcpblast serve in netns b
+# (10.0.0.2:5001, as cxb_netns_pair), then delete FILE; sets tcp_rc
+# (tcpblast send's status), tcp_sum (sha256 received) and tcp_secs.
+tcp_ab()
+{
+	ip netns exec b sh -c 'tcpblast serve 5001 | sha256sum >/tmp/dst.sum' &
+	_srv=$!
+	_t0=$(uptime_s)
+	ip netns exec a tcpblast send 10.0.0.2 5001 <"$1"
+	tcp_rc=$?
+	wait $_srv
+	tcp_secs=$(secs_between "$_t0" "$(uptime_s)")
+	tcp_sum=$(cut -d' ' -f1 /tmp/dst.sum)
+	rm -f "$1"
+}
+
+# tcp_ab_ok SHA256: the last tcp_ab's send succeeded and b got SHA256.
+tcp_ab_ok()
+{
+	[ "$tcp_rc" = 0 ] || { ktap_diag "tcpblast send exited $tcp_rc"; return 1; }
+	eq "$tcp_sum" "$1" "sha256"
+}
+
+# toggle_rounds NAME STEP IF STOP: run "STEP IF ROUND" for ROUND 0, 1, ...
+# until file STOP exists and at least 8 rounds are done, then print
+# "NAME ROUNDS" (after STEP's own output: a line per problem).
+toggle_rounds()
+{
+	_i=0
+	while [ ! -e "$4" ] || [ $_i -lt 8 ]; do
+		"$2" "$3" $_i
+		_i=$((_i + 1))
+	done
+	echo "$1 $_i"
+}
+
+# toggle_doorbell_opt IF ROUND: a toggle_rounds STEP writing doorbell_opt
+# 0 1 2 3 3 2 1 0 ..., each value held for ~5 ms.
+toggle_doorbell_opt()
+{
+	_v=$(($2 % 8))
+	[ $_v -gt 3 ] && _v=$((7 - _v))
+	echo $_v 2>/dev/null >"/sys/class/net/$1/doorbell_opt" ||
+		echo "round $2: doorbell_opt $_v failed"
+	sleep 0.005
+}
+
+# toggler IF STOP LOG NAME:STEP...: a toggle_rounds loop per NAME:STEP on
+# IF, all at once, until STOP; LOG gets their problems, LOG.n their rounds.
+toggler()
+{
+	_tif=$1 _tstop=$2 _tlog=$3
+	shift 3
+	_tfs=
+	for _t in "$@"; do
+		_tfs="$_tfs $_tlog.${_t%%:*}"
+		toggle_rounds "${_t%%:*}" "${_t#*:}" "$_tif" "$_tstop" >"$_tlog.${_t%%:*}" &
+	done
+	wait
+	# shellcheck disable=SC2086
+	for _f in $_tfs; do tail -n 1 "$_f"; done | tr '\n' ' ' >"$_tlog.n"
+	# shellcheck disable=SC2086
+	for _f in $_tfs; do sed '$d' "$_f"; done >"$_tlog"
+	# shellcheck disable=SC2086
+	rm -f $_tfs
+}
+
+# toggler_ok LOG [SECONDS]: the toggler of LOG finished and hit no problem
+# (diagnostics: its rounds, in SECONDS, and the first problems).
+toggler_ok()
+{
+	_n=$(cat "$1.n" 2>/dev/null)
+	ktap_diag "toggler rounds${2:+ in $2 s}: ${_n:-?}"
+	_trc=0
+	if [ -s "$1" ]; then
+		ktap_diag "toggler errors ($(wc -l <"$1") lines, first 10):"
+		head -n 10 "$1" | sed 's/^/#   /'
+		_trc=1
+	fi
+	[ -n "$_n" ] || { ktap_diag "toggler: did not finish"; _trc=1; }
+	return $_trc
+}
+
+# pktgen_toggle ENGINE SECONDS TOGGLER CHECK: sim engine ENGINE, pktgen
+# (burst 32, 60 bytes) from $p0 to $p1 while "TOGGLER $p0 STOP LOG" runs
+# for SECONDS, then stopped. Sets sent; checks peer rx_packets == sent ==
+# tx_packets, then CHECK (a command, on pair_d deltas), then toggler_ok.
+pktgen_toggle()
+{
+	sim_engine 1 "$1" || return 1
+	rm -f /tmp/tg.stop /tmp/tg.log /tmp/tg.log.n /tmp/pg.out
+	pair_snap b
+	pktgen_run "$p0" 100000000 32 "$mac" 60 >/tmp/pg.out &
+	_ptpg=$!
+	"$3" "$p0" /tmp/tg.stop /tmp/tg.log &
+	_pttg=$!
+	_ptt0=$(uptime_s)
+	sleep "$2"
+	touch /tmp/tg.stop
+	wait $_pttg
+	_ptt1=$(uptime_s)
+	pktgen_stop
+	wait $_ptpg
+	_ptrc=$?
+	_ptres=$(cat /tmp/pg.out)
+	sent=${_ptres#* }
+	[ $_ptrc = 0 ] && [ -n "$sent" ] || {
+		ktap_diag "pktgen failed (exit $_ptrc, '$_ptres')"; return 1; }
+	wait_until 5 pair_rx_done "$sent"
+	sleep 0.3
+	pair_snap a
+	ktap_diag "$1 engine: sent $sent, peer rx $(pair_d r_rx_packets) (sim" \
+		"rx_dropped $(pair_d s1_rx_dropped)), ${_ptres% *}pps"
+	_ptok=0
+	eq "$(pair_d r_rx_packets)" "$sent" "peer rx_packets vs sent" || _ptok=1
+	eq "$(pair_d d_tx_packets)" "$sent" "tx_packets vs sent" || _ptok=1
+	"$4" || _ptok=1
+	toggler_ok /tmp/tg.log "$(secs_between "$_ptt0" "$_ptt1")" || _ptok=1
+	return $_ptok
+}

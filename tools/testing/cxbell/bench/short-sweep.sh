@@ -33,21 +33,12 @@ modprobe dummy numdummies=0 2>/dev/null
 # pg IF BURST: one pktgen run; prints "ELAPSED_US PKTS"
 pg()
 {
-	_pg=/proc/net/pktgen
-	pgset $_pg/kpktgend_0 rem_device_all || return 1
-	pgset $_pg/kpktgend_0 "add_device $1" || return 1
-	_d=$_pg/$1
-	pgset "$_d" "count $COUNT" &&
-	pgset "$_d" "pkt_size 60" &&
-	pgset "$_d" "clone_skb 1000000" &&
-	pgset "$_d" "burst $2" &&
-	pgset "$_d" "delay 0" &&
-	pgset "$_d" "flag NO_TIMESTAMP" &&
-	pgset "$_d" "dst 198.18.0.42" &&
-	pgset "$_d" "dst_mac 02:00:00:00:00:02" || return 1
-	pgset $_pg/pgctrl start || return 1
-	sed -n 's/^Result: OK: \([0-9]*\)(c[0-9]*+d[0-9]*) usec, \([0-9]*\) .*/\1 \2/p' "$_d"
-	pgset $_pg/kpktgend_0 rem_device_all
+	pktgen_dev "$1" "$COUNT" "$2" 02:00:00:00:00:02 60 1000000 198.18.0.42 \
+		NO_TIMESTAMP || return 1
+	pgset /proc/net/pktgen/pgctrl start || return 1
+	sed -n 's/^Result: OK: \([0-9]*\)(c[0-9]*+d[0-9]*) usec, \([0-9]*\) .*/\1 \2/p' \
+		"/proc/net/pktgen/$1"
+	pgset /proc/net/pktgen/kpktgend_0 rem_device_all
 }
 
 carrier() { [ "$(cat "/sys/class/net/$1/carrier" 2>/dev/null)" = 1 ]; }

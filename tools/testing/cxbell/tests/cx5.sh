@@ -24,58 +24,31 @@
 #   cx5.sh [TOGGLE_S [TCP_MB [UDP_N]]]    defaults 3, 8 and 3000
 . /cxbell/lib.sh
 
+# toggle_mpwqe IF ROUND: a toggle_rounds STEP, tx_mpwqe off/on by turns
 toggle_mpwqe()
 {
-	_i=0
-	while [ ! -e "$2" ] || [ $_i -lt 8 ]; do
-		if [ $((_i % 2)) = 0 ]; then _v=off; else _v=on; fi
-		_o=$(ethtool --set-priv-flags "$1" tx_mpwqe $_v 2>&1) ||
-			echo "round $_i: tx_mpwqe $_v failed: $_o"
-		_g=$(cxb_priv_flag "$1" tx_mpwqe)
-		[ "$_g" = $_v ] || echo "round $_i: tx_mpwqe $_v reads '$_g'"
-		_i=$((_i + 1))
-	done
-	echo "mpwqe $_i"
+	if [ $(($2 % 2)) = 0 ]; then _v=off; else _v=on; fi
+	_o=$(ethtool --set-priv-flags "$1" tx_mpwqe $_v 2>&1) ||
+		echo "round $2: tx_mpwqe $_v failed: $_o"
+	_g=$(cxb_priv_flag "$1" tx_mpwqe)
+	[ "$_g" = $_v ] || echo "round $2: tx_mpwqe $_v reads '$_g'"
 }
 
-toggle_opt()
-{
-	_i=0
-	while [ ! -e "$2" ] || [ $_i -lt 8 ]; do
-		_v=$((_i % 8))
-		[ $_v -gt 3 ] && _v=$((7 - _v))
-		echo $_v 2>/dev/null >"/sys/class/net/$1/doorbell_opt" ||
-			echo "round $_i: doorbell_opt $_v failed"
-		sleep 0.005
-		_i=$((_i + 1))
-	done
-	echo "doorbell_opt $_i"
-}
-
+# toggle_cb IF ROUND: a toggle_rounds STEP, tx-copybreak 0, 128, 464 by turns
 toggle_cb()
 {
-	_i=0
-	while [ ! -e "$2" ] || [ $_i -lt 8 ]; do
-		case $((_i % 3)) in
-		0) _v=0 ;; 1) _v=128 ;; *) _v=464 ;;
-		esac
-		ethtool --set-tunable "$1" tx-copybreak $_v 2>/dev/null ||
-			echo "round $_i: tx-copybreak $_v failed"
-		_i=$((_i + 1))
-	done
-	echo "copybreak $_i"
+	case $(($2 % 3)) in
+	0) _v=0 ;; 1) _v=128 ;; *) _v=464 ;;
+	esac
+	ethtool --set-tunable "$1" tx-copybreak $_v 2>/dev/null ||
+		echo "round $2: tx-copybreak $_v failed"
 }
 
-# toggler IF STOP LOG: problems in LOG, round counts in LOG.n
-toggler()
+# toggle_port IF STOP LOG: problems in LOG, round counts in LOG.n
+toggle_port()
 {
-	toggle_mpwqe "$1" "$2" >"$3.m" &
-	toggle_opt "$1" "$2" >"$3.o" &
-	toggle_cb "$1" "$2" >"$3.c" &
-	wait
-	for _l in m o c; do tail -n 1 "$3.$_l"; done | tr '\n' ' ' >"$3.n"
-	for _l in m o c; do sed '$d' "$3.$_l"; done >"$3"
-	rm -f "$3.m" "$3.o" "$3.c"
+	toggler "$1" "$2" "$3" mpwqe:toggle_mpwqe doorbell_opt:toggle_doorbell_opt \
+		copybreak:toggle_cb
 	# leave the port as the next case expects it
 	ethtool --set-priv-flags "$1" tx_mpwqe on
 	echo 0 >"/sys/class/net/$1/doorbell_opt"
@@ -84,7 +57,7 @@ toggler()
 
 if [ "${1:-}" = --toggler ]; then
 	shift
-	toggler "$@"
+	toggle_port "$@"
 	exit 0
 fi
 
@@ -96,105 +69,50 @@ self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 ktap_plan 7
 no_ipv6
 
-snap()
-{
-	eval "$(cxb_snap "$1_d" "$p0" "${2:-}")"
-	eval "$(cxb_snap "$1_r" "$p1" "${3:-}")"
-	eval "$(sim_snap "$1_s0" 1 0)"
-	eval "$(sim_snap "$1_s1" 1 1)"
-}
-
-d()
-{
-	eval "echo \$((a_$1 - b_$1))"
-}
-
 # Sim and driver counters agree, nothing went wrong (both ports).
 sim_checks()
 {
 	_rc=0
-	for c in violations stranded; do
-		eq $(($(d s0_$c) + $(d s1_$c))) 0 "sim $c" || _rc=1
-	done
-	[ $(($(d s0_stranded) + $(d s1_stranded))) = 0 ] ||
-		dmesg | grep -a 'no doorbell' | tail -n 5 |
-		while read -r l; do ktap_diag "sim: $l"; done
+	pair_sim_zero violations stranded || _rc=1
 	for pp in d:s0 r:s1; do
 		dp=${pp%:*} sp=${pp#*:}
-		eq "$(d ${sp}_doorbells)" "$(d ${dp}_tx_doorbells)" \
+		eq "$(pair_d ${sp}_doorbells)" "$(pair_d ${dp}_tx_doorbells)" \
 			"sim $sp doorbells vs tx_doorbells" || _rc=1
-		eq "$(d ${sp}_mpwqe_wqes)" "$(d ${dp}_tx_mpwqe_blks)" \
+		eq "$(pair_d ${sp}_mpwqe_wqes)" "$(pair_d ${dp}_tx_mpwqe_blks)" \
 			"sim $sp mpwqe_wqes vs tx_mpwqe_blks" || _rc=1
-		eq "$(d ${sp}_mpwqe_pkts)" "$(d ${dp}_tx_mpwqe_pkts)" \
+		eq "$(pair_d ${sp}_mpwqe_pkts)" "$(pair_d ${dp}_tx_mpwqe_pkts)" \
 			"sim $sp mpwqe_pkts vs tx_mpwqe_pkts" || _rc=1
-		ktap_diag "$sp: tx_packets $(d ${dp}_tx_packets)" \
-			"mpwqe_pkts $(d ${dp}_tx_mpwqe_pkts)" \
-			"mpwqe_blks $(d ${dp}_tx_mpwqe_blks)" \
-			"doorbells $(d ${dp}_tx_doorbells) cqes $(d ${dp}_tx_cqes)" \
-			"inline $(d ${dp}_tx_inline) dropped $(d ${dp}_tx_dropped);" \
-			"sim rx_dropped $(d ${sp}_rx_dropped)" \
-			"tx_discarded $(d ${sp}_tx_discarded)" \
-			"bf_writes $(d ${sp}_bf_writes) violations $(d ${sp}_violations);" \
-			"by_completion $(d ${dp}_tx_doorbell_by_completion)" \
-			"deferred $(d ${dp}_tx_doorbell_deferred)" \
-			"forced $(d ${dp}_tx_doorbell_forced)"
+		ktap_diag "$sp: tx_packets $(pair_d ${dp}_tx_packets)" \
+			"mpwqe_pkts $(pair_d ${dp}_tx_mpwqe_pkts)" \
+			"mpwqe_blks $(pair_d ${dp}_tx_mpwqe_blks)" \
+			"doorbells $(pair_d ${dp}_tx_doorbells) cqes $(pair_d ${dp}_tx_cqes)" \
+			"inline $(pair_d ${dp}_tx_inline) dropped $(pair_d ${dp}_tx_dropped);" \
+			"sim rx_dropped $(pair_d ${sp}_rx_dropped)" \
+			"tx_discarded $(pair_d ${sp}_tx_discarded)" \
+			"bf_writes $(pair_d ${sp}_bf_writes)" \
+			"violations $(pair_d ${sp}_violations);" \
+			"by_completion $(pair_d ${dp}_tx_doorbell_by_completion)" \
+			"deferred $(pair_d ${dp}_tx_doorbell_deferred)" \
+			"forced $(pair_d ${dp}_tx_doorbell_forced)"
 	done
 	return $_rc
 }
 
-toggler_ok()
+# The checks of pktgen_toggle for cx5: tx_mpwqe_pkts strictly between 0 and
+# sent, the sim checks.
+mpwqe_checks()
 {
-	_n=$(cat "$1.n" 2>/dev/null)
-	ktap_diag "toggler rounds: ${_n:-?}"
-	_rc=0
-	if [ -s "$1" ]; then
-		ktap_diag "toggler errors (first 10):"
-		head -n 10 "$1" | sed 's/^/#   /'
-		_rc=1
-	fi
-	[ -n "$_n" ] || { ktap_diag "toggler: did not finish"; _rc=1; }
-	return $_rc
-}
-
-peer_rx_done()
-{
-	[ $(($(cxb_stat "$p1" rx_packets) - b_r_rx_packets +
-	     $(sim_ctr 1 1 rx_dropped) - b_s1_rx_dropped)) -ge "$sent" ]
-}
-
-pktgen_toggle()
-{
-	sim_engine 1 "$1" || return 1
-	rm -f /tmp/tg.stop /tmp/tg.log /tmp/tg.log.n /tmp/pg.out
-	snap b
-	pktgen_run "$p0" 100000000 32 "$mac" 60 >/tmp/pg.out &
-	pg=$!
-	toggler "$p0" /tmp/tg.stop /tmp/tg.log &
-	tg=$!
-	sleep "$TOGGLE_S"
-	touch /tmp/tg.stop
-	wait $tg
-	pktgen_stop
-	wait $pg
-	pg_rc=$?
-	res=$(cat /tmp/pg.out)
-	sent=${res#* }
-	[ $pg_rc = 0 ] && [ -n "$sent" ] || {
-		ktap_diag "pktgen failed (exit $pg_rc, '$res')"; return 1; }
-	wait_until 5 peer_rx_done
-	sleep 0.3
-	snap a
-	ktap_diag "$1 engine: sent $sent, peer rx $(d r_rx_packets)," \
-		"${res% *}pps"
-	rc=0
-	eq "$(d r_rx_packets)" "$sent" "peer rx_packets vs sent" || rc=1
-	eq "$(d d_tx_packets)" "$sent" "tx_packets vs sent" || rc=1
-	mp=$(d d_tx_mpwqe_pkts)
+	_mrc=0
+	mp=$(pair_d d_tx_mpwqe_pkts)
 	{ [ "$mp" -gt 0 ] && [ "$mp" -lt "$sent" ]; } ||
-		{ ktap_diag "tx_mpwqe_pkts $mp: not between 0 and $sent"; rc=1; }
-	sim_checks || rc=1
-	toggler_ok /tmp/tg.log || rc=1
-	return $rc
+		{ ktap_diag "tx_mpwqe_pkts $mp: not between 0 and $sent"; _mrc=1; }
+	sim_checks || _mrc=1
+	return $_mrc
+}
+
+pktgen_toggle_port()
+{
+	pktgen_toggle "$1" "$TOGGLE_S" toggle_port mpwqe_checks
 }
 
 netns_setup()
@@ -224,7 +142,7 @@ mixed()
 	# The snapshots of both ports and sims are not one instant: let the
 	# previous case's last segments and ACKs go first.
 	sleep 1
-	snap b a b
+	pair_snap b a b
 	if [ -n "${1:-}" ]; then
 		ip netns exec a /bin/sh "$self" --toggler "$p0" /tmp/tg.stop /tmp/tga.log &
 		tga=$!
@@ -255,7 +173,7 @@ mixed()
 	fi
 	rm -f /tmp/src
 	sleep 0.3
-	snap a a b
+	pair_snap a a b
 	sum=$(cut -d' ' -f1 /tmp/dst.sum)
 	rc=0
 	[ $src_rc = 0 ] || { ktap_diag "tcpblast send exited $src_rc"; rc=1; }
@@ -270,14 +188,14 @@ mixed()
 		[ "$got" -ge $((UDP_N * 99 / 100)) ] && [ "$reo" = 0 ] ||
 			{ ktap_diag "udp $u: want >= 99% received, reordered 0"; rc=1; }
 	done
-	eq "$(d r_rx_packets)" "$(d d_tx_packets)" "peer rx_packets vs tx_packets" || rc=1
+	eq "$(pair_d r_rx_packets)" "$(pair_d d_tx_packets)" "peer rx_packets vs tx_packets" || rc=1
 	ktap_diag "b: $(ip netns exec b grep '^Udp:' /proc/net/snmp | tail -n 1)"
-	ktap_diag "peer rx_dropped $(d r_rx_dropped) rx_csum_none" \
-		"$(d r_rx_csum_none) rx_packets $(d r_rx_packets)"
-	fb=$(($(d d_tx_packets) - $(d d_tx_mpwqe_pkts)))
+	ktap_diag "peer rx_dropped $(pair_d r_rx_dropped) rx_csum_none" \
+		"$(pair_d r_rx_csum_none) rx_packets $(pair_d r_rx_packets)"
+	fb=$(($(pair_d d_tx_packets) - $(pair_d d_tx_mpwqe_pkts)))
 	ktap_diag "port0 fallback (SEND WQE) packets $fb"
 	[ "$fb" -gt 0 ] || { ktap_diag "no fallback packet"; rc=1; }
-	[ "$(d d_tx_mpwqe_pkts)" -gt 0 ] || { ktap_diag "no MPWQE packet"; rc=1; }
+	[ "$(pair_d d_tx_mpwqe_pkts)" -gt 0 ] || { ktap_diag "no MPWQE packet"; rc=1; }
 	sim_checks || rc=1
 	if [ -n "${1:-}" ]; then
 		toggler_ok /tmp/tga.log || rc=1
@@ -286,19 +204,11 @@ mixed()
 	return $rc
 }
 
-teardown()
-{
-	ip netns del a && ip netns del b || return 1
-	cxb_del 1 || return 1
-	dma_live_zero "dma_live after teardown" || return 1
-	cxb_unload
-}
-
 ktap_ok setup_cx5_pair cxb_pktgen_pair cx5 || ktap_finish
-ktap_ok "pktgen_inline_toggle_${TOGGLE_S}s" pktgen_toggle inline
-ktap_ok "pktgen_deferred_toggle_${TOGGLE_S}s" pktgen_toggle deferred
+ktap_ok "pktgen_inline_toggle_${TOGGLE_S}s" pktgen_toggle_port inline
+ktap_ok "pktgen_deferred_toggle_${TOGGLE_S}s" pktgen_toggle_port deferred
 ktap_ok netns_vlan_setup netns_setup || ktap_finish
 ktap_ok "mixed_tcp_${TCP_MB}MiB_udp_vlan" mixed
 ktap_ok "mixed_tcp_${TCP_MB}MiB_udp_vlan_toggle" mixed toggle
-ktap_ok teardown_dma_live_zero teardown
+ktap_ok teardown_dma_live_zero cxb_netns_teardown
 ktap_finish

@@ -43,26 +43,6 @@ setup()
 	sim_engine 1 inline
 }
 
-snap()
-{
-	eval "$(cxb_snap "$1_d" "$p0" "${2:-}")"
-	eval "$(cxb_snap "$1_r" "$p1" "${3:-}")"
-	eval "$(sim_snap "$1_s0" 1 0)"
-	eval "$(sim_snap "$1_s1" 1 1)"
-}
-
-d()
-{
-	eval "echo \$((a_$1 - b_$1))"
-}
-
-# Every frame sent arrived or was dropped by the peer's sim port.
-peer_rx_done()
-{
-	[ $(($(cxb_stat "$p1" rx_packets) - b_r_rx_packets +
-	     $(sim_ctr 1 1 rx_dropped) - b_s1_rx_dropped)) -ge "$sent" ]
-}
-
 # TXBBs of the WQE of an inline packet of N bytes.
 inline_txbbs()
 {
@@ -73,38 +53,26 @@ inline_txbbs()
 	fi
 }
 
-# sim counters that must not move, both ports
-sim_clean()
-{
-	_rc=0
-	for c in bf_ineligible bf_mismatch violations stranded; do
-		eq $(($(d s0_$c) + $(d s1_$c))) 0 "sim $c" || _rc=1
-	done
-	[ $(($(d s0_stranded) + $(d s1_stranded))) = 0 ] ||
-		sim_stranded_log | while read -r l; do ktap_diag "sim: $l"; done
-	return $_rc
-}
-
 run()
 {
 	cb=$1 size=$2
 	ethtool --set-tunable "$p0" tx-copybreak "$cb" || {
 		ktap_diag "set-tunable tx-copybreak $cb failed"; return 1; }
 	eq "$(cxb_copybreak "$p0")" "$cb" "tx-copybreak read back" || return 1
-	snap b
+	pair_snap b
 	res=$(CXB_PKTGEN_FLAGS=UDPCSUM pktgen_run "$p0" "$COUNT" "$BURST" "$mac" "$size") ||
 		return 1
 	sent=${res#* }
-	wait_until 5 peer_rx_done
+	wait_until 5 pair_rx_done "$sent"
 	sleep 0.3
-	snap a
-	inl=$(d d_tx_inline) sinl=$(d s0_inline_wqes) rx=$(d r_rx_packets)
-	cu=$(d r_rx_csum_unnecessary) cn=$(d r_rx_csum_none) rb=$(d r_rx_bytes)
-	db=$(d d_tx_doorbells) bf=$(d d_tx_blueflame) sdb=$(d s0_doorbells)
-	sbf=$(d s0_bf_writes)
+	pair_snap a
+	inl=$(pair_d d_tx_inline) sinl=$(pair_d s0_inline_wqes) rx=$(pair_d r_rx_packets)
+	cu=$(pair_d r_rx_csum_unnecessary) cn=$(pair_d r_rx_csum_none) rb=$(pair_d r_rx_bytes)
+	db=$(pair_d d_tx_doorbells) bf=$(pair_d d_tx_blueflame) sdb=$(pair_d s0_doorbells)
+	sbf=$(pair_d s0_bf_writes)
 	ktap_diag "tx-copybreak $cb, $size bytes: sent $sent, peer rx $rx" \
 		"(csum_unnecessary $cu, csum_none $cn, $rb bytes, sim rx_dropped" \
-		"$(d s1_rx_dropped)); tx_inline $inl (sim $sinl); doorbells $db" \
+		"$(pair_d s1_rx_dropped)); tx_inline $inl (sim $sinl); doorbells $db" \
 		"(sim $sdb) blueflame $bf (sim $sbf)"
 	if [ "$size" -le "$cb" ]; then
 		want_inl=$sent
@@ -115,8 +83,8 @@ run()
 	fi
 	# A queue stop (the PAUSEd peer holds completions back) cuts a burst
 	# short with a doorbell of its own and makes pktgen overshoot COUNT.
-	st=$(d d_tx_doorbell_on_stop) qs=$(d d_tx_queue_stopped)
-	rings=$((sent - $(d d_tx_xmit_more)))
+	st=$(pair_d d_tx_doorbell_on_stop) qs=$(pair_d d_tx_queue_stopped)
+	rings=$((sent - $(pair_d d_tx_xmit_more)))
 	if [ "$txbbs" -le 4 ]; then
 		want_bf=$rings
 	else
@@ -140,7 +108,7 @@ run()
 	eq "$sbf" "$bf" "sim bf_writes vs tx_blueflame" || rc=1
 	eq $((db + bf)) "$rings" "doorbells + blueflame vs sent - xmit_more" || rc=1
 	eq "$bf" "$want_bf" "tx_blueflame (WQE of $txbbs TXBBs)" || rc=1
-	sim_clean || rc=1
+	pair_sim_zero bf_ineligible bf_mismatch violations stranded || rc=1
 	return $rc
 }
 
@@ -164,39 +132,24 @@ tcp_transfer()
 {
 	head -c $TCP_SIZE /dev/urandom >/tmp/src || return 1
 	want=$(sha256sum </tmp/src | cut -d' ' -f1)
-	snap b a b
-	ip netns exec b sh -c 'tcpblast serve 5001 | sha256sum >/tmp/dst.sum' &
-	srv=$!
-	t0=$(cut -d' ' -f1 /proc/uptime)
-	ip netns exec a tcpblast send 10.0.0.2 5001 </tmp/src
-	src_rc=$?
-	wait $srv
-	t1=$(cut -d' ' -f1 /proc/uptime)
-	rm -f /tmp/src
+	pair_snap b a b
+	tcp_ab /tmp/src
 	sleep 0.3
-	snap a a b
-	got=$(cut -d' ' -f1 /tmp/dst.sum)
-	ktap_diag "16 MiB in $(echo "$t0 $t1" | awk '{ printf "%.1f s", $2 - $1 }');" \
-		"$p0 tx_inline $(d d_tx_inline) (sim $(d s0_inline_wqes)) of" \
-		"$(d d_tx_packets); $p1 tx_inline $(d r_tx_inline)" \
-		"(sim $(d s1_inline_wqes)) of $(d r_tx_packets)"
+	pair_snap a a b
+	ktap_diag "16 MiB in $tcp_secs s;" \
+		"$p0 tx_inline $(pair_d d_tx_inline) (sim $(pair_d s0_inline_wqes)) of" \
+		"$(pair_d d_tx_packets); $p1 tx_inline $(pair_d r_tx_inline)" \
+		"(sim $(pair_d s1_inline_wqes)) of $(pair_d r_tx_packets)"
 	rc=0
-	[ $src_rc = 0 ] || { ktap_diag "tcpblast send exited $src_rc"; rc=1; }
-	eq "$got" "$want" "sha256" || rc=1
-	[ "$(d d_tx_inline)" -gt 0 ] || { ktap_diag "$p0 tx_inline: 0, want > 0"; rc=1; }
-	[ "$(d r_tx_inline)" -gt 0 ] || { ktap_diag "$p1 tx_inline: 0, want > 0"; rc=1; }
-	eq "$(d s0_inline_wqes)" "$(d d_tx_inline)" "sim port0 inline_wqes vs tx_inline" || rc=1
-	eq "$(d s1_inline_wqes)" "$(d r_tx_inline)" "sim port1 inline_wqes vs tx_inline" || rc=1
-	sim_clean || rc=1
+	tcp_ab_ok "$want" || rc=1
+	[ "$(pair_d d_tx_inline)" -gt 0 ] || { ktap_diag "$p0 tx_inline: 0, want > 0"; rc=1; }
+	[ "$(pair_d r_tx_inline)" -gt 0 ] || { ktap_diag "$p1 tx_inline: 0, want > 0"; rc=1; }
+	eq "$(pair_d s0_inline_wqes)" "$(pair_d d_tx_inline)" \
+		"sim port0 inline_wqes vs tx_inline" || rc=1
+	eq "$(pair_d s1_inline_wqes)" "$(pair_d r_tx_inline)" \
+		"sim port1 inline_wqes vs tx_inline" || rc=1
+	pair_sim_zero bf_ineligible bf_mismatch violations stranded || rc=1
 	return $rc
-}
-
-teardown()
-{
-	ip netns del a && ip netns del b || return 1
-	cxb_del 1 || return 1
-	dma_live_zero "dma_live after teardown" || return 1
-	cxb_unload
 }
 
 ktap_ok setup_adapter setup || ktap_finish
@@ -206,5 +159,5 @@ done
 ktap_ok netns_setup netns_setup || ktap_finish
 ktap_ok tcp_copybreak464_both_ports copybreak_464_both
 ktap_ok tcp_16MiB_sha256_inline tcp_transfer
-ktap_ok teardown_dma_live_zero teardown
+ktap_ok teardown_dma_live_zero cxb_netns_teardown
 ktap_finish

@@ -30,7 +30,7 @@ lifetime()
 	wait_until 10 carrier_up || { ktap_diag "no carrier"; return 1; }
 	ip link set "$p0" down && ip link set "$p1" down || return 1
 	cxb_del 1 || return 1
-	eq "$(sim_dma_live)" 0 "dma_live after delete" || return 1
+	dma_live_zero "dma_live after delete" || return 1
 	cxb_unload
 }
 

@@ -66,11 +66,10 @@ run()
 	burst=$2
 	sim_engine 1 "$engine" || return 1
 	eval "$(snap b)"
-	t0=$(cut -d' ' -f1 /proc/uptime)
-	res=$(pktgen_run "$p0" "$COUNT" "$burst" "$mac" 60) || return 1
-	t1=$(cut -d' ' -f1 /proc/uptime)
-	pps=${res% *}
-	sent=${res#* }
+	res=$(pktgen_timed "$p0" "$COUNT" "$burst" "$mac" 60) || return 1
+	# shellcheck disable=SC2086
+	set -- $res
+	pps=$1 sent=$2 secs=$3
 	wait_until 5 peer_rx_done
 	sleep 0.3
 	eval "$(snap a)"
@@ -84,7 +83,7 @@ run()
 		"doorbells $db (sim $sdb) blueflame $bf (sim $sbf)" \
 		"xmit_more $xm on_stop $st" \
 		"queue_stopped $qs; peer rx_dropped $rd (sim $srd);" \
-		"${pps}pps $(echo "$t0 $t1" | awk '{ printf "%.1f s", $2 - $1 }')"
+		"${pps}pps $secs s"
 	rc=0
 	eq $rx "$sent" "peer rx_packets" || rc=1
 	eq $tx "$sent" "tx_packets" || rc=1

@@ -28,88 +28,54 @@
 #   toggle.sh [TOGGLE_S [TCP_MB]]    defaults 3 and 16
 . /cxbell/lib.sh
 
-# toggle_bf IF STOP: prints problems, last line "bf ROUNDS"
+# toggle_bf IF ROUND: a toggle_rounds STEP, prints problems
 toggle_bf()
 {
-	_i=0
-	while [ ! -e "$2" ] || [ $_i -lt 8 ]; do
-		if [ $((_i % 2)) = 0 ]; then _v=on; else _v=off; fi
-		if [ $((_i / 2 % 2)) = 0 ]; then
-			_how="--set-priv-flags blueflame"
-			_o=$(ethtool --set-priv-flags "$1" blueflame $_v 2>&1)
-		else
-			_how="-G tx-push"
-			_o=$(ethtool -G "$1" tx-push $_v 2>&1)
-		fi || echo "round $_i: $_how $_v failed: $_o"
-		# Both views, parsed without forking more than ethtool.
-		_o=$(ethtool --show-priv-flags "$1")
-		_pf=${_o##*blueflame:}
-		_o=$(ethtool -g "$1")
-		_tp=${_o##*TX Push:}
-		# shellcheck disable=SC2086
-		set -- "$1" "$2" $_pf
-		_pf=${3:-}
-		# shellcheck disable=SC2086
-		set -- "$1" "$2" $_tp
-		_tp=${3:-}
-		set -- "$1" "$2"
-		if [ "$_pf" != $_v ] || [ "$_tp" != $_v ]; then
-			echo "round $_i: after $_how $_v: priv flag '$_pf', tx-push '$_tp'"
-		fi
-		_i=$((_i + 1))
-	done
-	echo "bf $_i"
+	if [ $(($2 % 2)) = 0 ]; then _v=on; else _v=off; fi
+	if [ $(($2 / 2 % 2)) = 0 ]; then
+		_how="--set-priv-flags blueflame"
+		_o=$(ethtool --set-priv-flags "$1" blueflame $_v 2>&1)
+	else
+		_how="-G tx-push"
+		_o=$(ethtool -G "$1" tx-push $_v 2>&1)
+	fi || echo "round $2: $_how $_v failed: $_o"
+	# Both views, parsed without forking more than ethtool.
+	_o=$(ethtool --show-priv-flags "$1")
+	_pf=${_o##*blueflame:}
+	_o=$(ethtool -g "$1")
+	_tp=${_o##*TX Push:}
+	# shellcheck disable=SC2086
+	set -- "$1" "$2" $_pf
+	_pf=${3:-}
+	# shellcheck disable=SC2086
+	set -- "$1" "$2" $_tp
+	_tp=${3:-}
+	set -- "$1" "$2"
+	if [ "$_pf" != $_v ] || [ "$_tp" != $_v ]; then
+		echo "round $2: after $_how $_v: priv flag '$_pf', tx-push '$_tp'"
+	fi
 }
 
-toggle_opt()
-{
-	_i=0
-	_f=/sys/class/net/$1/doorbell_opt
-	while [ ! -e "$2" ] || [ $_i -lt 8 ]; do
-		# 0 1 2 3 3 2 1 0 ...: each value held for ~5 ms
-		_v=$((_i % 8))
-		[ $_v -gt 3 ] && _v=$((7 - _v))
-		echo $_v 2>/dev/null >"$_f" || echo "round $_i: doorbell_opt $_v failed"
-		sleep 0.005
-		_i=$((_i + 1))
-	done
-	echo "doorbell_opt $_i"
-}
-
+# toggle_cb IF ROUND: a toggle_rounds STEP, tx-copybreak 0, 128, 464
 toggle_cb()
 {
-	_i=0
-	while [ ! -e "$2" ] || [ $_i -lt 8 ]; do
-		for _v in 0 128 464; do
-			_o=$(ethtool --set-tunable "$1" tx-copybreak $_v 2>&1) ||
-				echo "round $_i: tx-copybreak $_v failed: $_o"
-		done
-		_i=$((_i + 1))
+	for _v in 0 128 464; do
+		_o=$(ethtool --set-tunable "$1" tx-copybreak $_v 2>&1) ||
+			echo "round $2: tx-copybreak $_v failed: $_o"
 	done
-	echo "tx-copybreak $_i"
 }
 
 # Toggler mode, also run inside a namespace: toggle.sh --toggler IF STOP LOG
 # LOG gets the problems, LOG.n the rounds of each loop.
-toggler()
+toggle_port()
 {
-	rm -f "$3.bf" "$3.opt" "$3.cb"
-	toggle_bf "$1" "$2" >"$3.bf" &
-	toggle_opt "$1" "$2" >"$3.opt" &
-	toggle_cb "$1" "$2" >"$3.cb" &
-	wait
-	for _l in bf opt cb; do
-		tail -n 1 "$3.$_l"
-	done | tr '\n' ' ' >"$3.n"
-	for _l in bf opt cb; do
-		sed '$d' "$3.$_l"
-	done >"$3"
-	rm -f "$3.bf" "$3.opt" "$3.cb"
+	toggler "$1" "$2" "$3" bf:toggle_bf doorbell_opt:toggle_doorbell_opt \
+		tx-copybreak:toggle_cb
 }
 
 if [ "${1:-}" = --toggler ]; then
 	shift
-	toggler "$@"
+	toggle_port "$@"
 	exit 0
 fi
 
@@ -126,100 +92,32 @@ setup()
 	cxb_pktgen_pair || return 1
 }
 
-snap()
-{
-	eval "$(cxb_snap "$1_d" "$p0" "${2:-}")"
-	eval "$(cxb_snap "$1_r" "$p1" "${3:-}")"
-	eval "$(sim_snap "$1_s0" 1 0)"
-	eval "$(sim_snap "$1_s1" 1 1)"
-}
-
-d()
-{
-	eval "echo \$((a_$1 - b_$1))"
-}
-
 # Checks on the deltas of both ports' driver and sim counters.
 sim_checks()
 {
 	_rc=0
-	for c in bf_ineligible bf_mismatch violations stranded; do
-		eq $(($(d s0_$c) + $(d s1_$c))) 0 "sim $c" || _rc=1
-	done
-	[ $(($(d s0_stranded) + $(d s1_stranded))) = 0 ] ||
-		sim_stranded_log | while read -r l; do ktap_diag "sim: $l"; done
+	pair_sim_zero bf_ineligible bf_mismatch violations stranded || _rc=1
 	for pp in d:s0 r:s1; do
 		dp=${pp%:*} sp=${pp#*:}
-		db=$(d ${dp}_tx_doorbells) bf=$(d ${dp}_tx_blueflame)
-		eq "$(d ${sp}_doorbells)" "$db" "sim $sp doorbells vs tx_doorbells" || _rc=1
-		eq "$(d ${sp}_bf_writes)" "$bf" "sim $sp bf_writes vs tx_blueflame" || _rc=1
-		tx=$(d ${dp}_tx_packets)
-		rhs=$((db - $(d ${dp}_tx_doorbell_by_completion) + bf +
-		       $(d ${dp}_tx_xmit_more) + $(d ${dp}_tx_doorbell_deferred)))
-		ktap_diag "$sp: tx_packets $tx, inline $(d ${dp}_tx_inline)" \
-			"(sim $(d ${sp}_inline_wqes)), doorbells $db (by completion" \
-			"$(d ${dp}_tx_doorbell_by_completion)), blueflame $bf," \
-			"xmit_more $(d ${dp}_tx_xmit_more), deferred" \
-			"$(d ${dp}_tx_doorbell_deferred); identity: rhs - tx_packets" \
+		db=$(pair_d ${dp}_tx_doorbells) bf=$(pair_d ${dp}_tx_blueflame)
+		eq "$(pair_d ${sp}_doorbells)" "$db" "sim $sp doorbells vs tx_doorbells" || _rc=1
+		eq "$(pair_d ${sp}_bf_writes)" "$bf" "sim $sp bf_writes vs tx_blueflame" || _rc=1
+		tx=$(pair_d ${dp}_tx_packets)
+		rhs=$((db - $(pair_d ${dp}_tx_doorbell_by_completion) + bf +
+		       $(pair_d ${dp}_tx_xmit_more) + $(pair_d ${dp}_tx_doorbell_deferred)))
+		ktap_diag "$sp: tx_packets $tx, inline $(pair_d ${dp}_tx_inline)" \
+			"(sim $(pair_d ${sp}_inline_wqes)), doorbells $db (by completion" \
+			"$(pair_d ${dp}_tx_doorbell_by_completion)), blueflame $bf," \
+			"xmit_more $(pair_d ${dp}_tx_xmit_more), deferred" \
+			"$(pair_d ${dp}_tx_doorbell_deferred); identity: rhs - tx_packets" \
 			"= $((rhs - tx))"
 	done
 	return $_rc
 }
 
-# Toggler results: LOG must be empty, and it must have looped.
-toggler_ok()
+pktgen_toggle_port()
 {
-	_n=$(cat "$1.n" 2>/dev/null)
-	ktap_diag "toggler rounds in ${2} s: ${_n:-?}"
-	_rc=0
-	if [ -s "$1" ]; then
-		ktap_diag "toggler errors ($(wc -l <"$1") lines, first 10):"
-		head -n 10 "$1" | sed 's/^/#   /'
-		_rc=1
-	fi
-	[ -n "$_n" ] || { ktap_diag "toggler: did not finish"; _rc=1; }
-	return $_rc
-}
-
-# Every frame sent arrived or was dropped by the peer's sim port.
-peer_rx_done()
-{
-	[ $(($(cxb_stat "$p1" rx_packets) - b_r_rx_packets +
-	     $(sim_ctr 1 1 rx_dropped) - b_s1_rx_dropped)) -ge "$sent" ]
-}
-
-pktgen_toggle()
-{
-	sim_engine 1 "$1" || return 1
-	rm -f /tmp/tg.stop /tmp/tg.log /tmp/tg.log.n /tmp/pg.out
-	snap b
-	pktgen_run "$p0" 100000000 32 "$mac" 60 >/tmp/pg.out &
-	pg=$!
-	toggler "$p0" /tmp/tg.stop /tmp/tg.log &
-	tg=$!
-	t0=$(cut -d' ' -f1 /proc/uptime)
-	sleep "$TOGGLE_S"
-	touch /tmp/tg.stop
-	wait $tg
-	t1=$(cut -d' ' -f1 /proc/uptime)
-	pktgen_stop
-	wait $pg
-	pg_rc=$?
-	res=$(cat /tmp/pg.out)
-	sent=${res#* }
-	rc=0
-	[ $pg_rc = 0 ] && [ -n "$sent" ] || {
-		ktap_diag "pktgen failed (exit $pg_rc, '$res')"; return 1; }
-	wait_until 5 peer_rx_done
-	sleep 0.3
-	snap a
-	ktap_diag "$1 engine: sent $sent, peer rx $(d r_rx_packets) (sim" \
-		"rx_dropped $(d s1_rx_dropped)), ${res% *}pps"
-	eq "$(d r_rx_packets)" "$sent" "peer rx_packets vs sent" || rc=1
-	eq "$(d d_tx_packets)" "$sent" "tx_packets vs sent" || rc=1
-	sim_checks || rc=1
-	toggler_ok /tmp/tg.log "$(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }')" || rc=1
-	return $rc
+	pktgen_toggle "$1" "$TOGGLE_S" toggle_port sim_checks
 }
 
 tcp_toggle()
@@ -228,49 +126,31 @@ tcp_toggle()
 	rm -f /tmp/tg.stop /tmp/tga.log /tmp/tga.log.n /tmp/tgb.log /tmp/tgb.log.n
 	head -c $((TCP_MB * 1024 * 1024)) /dev/urandom >/tmp/src || return 1
 	want=$(sha256sum </tmp/src | cut -d' ' -f1)
-	snap b a b
+	pair_snap b a b
 	ip netns exec a /bin/sh "$self" --toggler "$p0" /tmp/tg.stop /tmp/tga.log &
 	tga=$!
 	ip netns exec b /bin/sh "$self" --toggler "$p1" /tmp/tg.stop /tmp/tgb.log &
 	tgb=$!
-	ip netns exec b sh -c 'tcpblast serve 5001 | sha256sum >/tmp/dst.sum' &
-	srv=$!
-	t0=$(cut -d' ' -f1 /proc/uptime)
-	ip netns exec a tcpblast send 10.0.0.2 5001 </tmp/src
-	src_rc=$?
-	wait $srv
-	t1=$(cut -d' ' -f1 /proc/uptime)
+	tcp_ab /tmp/src
 	touch /tmp/tg.stop
 	wait $tga $tgb
-	rm -f /tmp/src
 	sleep 0.3
-	snap a a b
-	got=$(cut -d' ' -f1 /tmp/dst.sum)
-	secs=$(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }')
-	ktap_diag "$TCP_MB MiB in $secs s; sim rx_dropped port0 $(d s0_rx_dropped)" \
-		"port1 $(d s1_rx_dropped)"
+	pair_snap a a b
+	ktap_diag "$TCP_MB MiB in $tcp_secs s; sim rx_dropped port0 $(pair_d s0_rx_dropped)" \
+		"port1 $(pair_d s1_rx_dropped)"
 	rc=0
-	[ $src_rc = 0 ] || { ktap_diag "tcpblast send exited $src_rc"; rc=1; }
-	eq "$got" "$want" "sha256" || rc=1
+	tcp_ab_ok "$want" || rc=1
 	sim_checks || rc=1
-	toggler_ok /tmp/tga.log "$secs" || rc=1
-	toggler_ok /tmp/tgb.log "$secs" || rc=1
+	toggler_ok /tmp/tga.log "$tcp_secs" || rc=1
+	toggler_ok /tmp/tgb.log "$tcp_secs" || rc=1
 	return $rc
-}
-
-teardown()
-{
-	ip netns del a && ip netns del b || return 1
-	cxb_del 1 || return 1
-	dma_live_zero "dma_live after teardown" || return 1
-	cxb_unload
 }
 
 ktap_ok setup_adapter setup || ktap_finish
 for e in $ENGINES; do
-	ktap_ok "pktgen_${e}_toggle_${TOGGLE_S}s" pktgen_toggle "$e"
+	ktap_ok "pktgen_${e}_toggle_${TOGGLE_S}s" pktgen_toggle_port "$e"
 done
 ktap_ok netns_setup cxb_netns_pair || ktap_finish
 ktap_ok "tcp_${TCP_MB}MiB_toggle_sha256" tcp_toggle
-ktap_ok teardown_dma_live_zero teardown
+ktap_ok teardown_dma_live_zero cxb_netns_teardown
 ktap_finish
