@@ -435,6 +435,21 @@ static inline u32 cxb_tx_free(const struct cxb_tx_ring *ring, u32 prod,
 	return ring->size - (prod - cons);
 }
 
+/* Ring an mlx4 send doorbell once the WQEs are in memory. @qpn is already
+ * in the device's byte order (big endian) and goes out unswapped.
+ */
+static __always_inline void cxb_mlx4_send_doorbell(void __iomem *reg,
+						   __be32 qpn)
+{
+	/* WQEs and their owner bits must reach memory before the doorbell. */
+	wmb();
+#ifdef __BIG_ENDIAN
+	iowrite32be((__force u32)qpn, reg);
+#else
+	iowrite32((__force u32)qpn, reg);
+#endif
+}
+
 /* Either xmit stopped the queue: completion may have freed the ring
  * between the room check and the stop, and seen the queue still running.
  * Look again once the stop is visible, or the queue stays stopped.

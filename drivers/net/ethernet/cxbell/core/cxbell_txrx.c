@@ -64,13 +64,7 @@ static __always_inline void cxb_tx_ring_doorbell(struct cxb_tx_ring *ring)
 		cxb_mlx5_tx_doorbell(ring);
 		return;
 	}
-	/* WQEs and their owner bits must reach memory before the doorbell. */
-	wmb();
-#ifdef __BIG_ENDIAN
-	iowrite32be((__force u32)ring->doorbell_qpn, ring->db_reg);
-#else
-	iowrite32((__force u32)ring->doorbell_qpn, ring->db_reg);
-#endif
+	cxb_mlx4_send_doorbell(ring->db_reg, ring->doorbell_qpn);
 	if (unlikely(ring->mmio_notify))
 		ring->mmio_notify(ring->cadev, ring->db_reg, sizeof(u32));
 }

@@ -34,13 +34,7 @@ static_assert(CXB_XDP_WQE_DS * CXB_MLX4_DS_SIZE <= CXB_MLX4_TXBB_SIZE);
 /* Tell the device about every WQE posted so far. sq->lock held. */
 static void cxb_xdpsq_doorbell(struct cxb_xdp_sq *sq)
 {
-	/* WQEs and their owner bits must reach memory before the doorbell. */
-	wmb();
-#ifdef __BIG_ENDIAN
-	iowrite32be((__force u32)sq->doorbell_qpn, sq->db_reg);
-#else
-	iowrite32((__force u32)sq->doorbell_qpn, sq->db_reg);
-#endif
+	cxb_mlx4_send_doorbell(sq->db_reg, sq->doorbell_qpn);
 	if (unlikely(sq->mmio_notify))
 		sq->mmio_notify(sq->cadev, sq->db_reg, sizeof(u32));
 	sq->prod_bell = sq->prod;
