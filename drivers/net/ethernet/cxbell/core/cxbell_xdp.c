@@ -25,8 +25,11 @@
 /* Each writer's fields fit the one cache line it owns. */
 static_assert(offsetof(struct cxb_xdp_sq, lock) -
 	      offsetof(struct cxb_xdp_sq, cons) <= SMP_CACHE_BYTES);
+/* Lock debugging alone makes spinlock_t outgrow a cache line. */
+#if !defined(CONFIG_DEBUG_SPINLOCK) && !defined(CONFIG_DEBUG_LOCK_ALLOC)
 static_assert(offsetof(struct cxb_xdp_sq, buf) -
 	      offsetof(struct cxb_xdp_sq, lock) <= SMP_CACHE_BYTES);
+#endif
 static_assert(CXB_XDP_WQE_DS * CXB_MLX4_DS_SIZE <= CXB_MLX4_TXBB_SIZE);
 
 /* ---- XDP send queue ----------------------------------------------------- */
