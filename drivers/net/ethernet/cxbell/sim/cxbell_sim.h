@@ -184,6 +184,7 @@
 #define CXB_SIM_STRANDED_IDLE_MS 100
 #define CXB_SIM_STRANDED_CONFIRM_MS 100	/* still unannounced after */
 #define CXB_SIM_STRANDED_SETTLE_MS 20	/* and after every vCPU ran */
+#define CXB_SIM_STRANDED_HOST_MS 2000	/* confirm, its CQ's handler due */
 #define CXB_SIM_PASS_IRQS	8
 #define CXB_SIM_PAUSE_RETRY_US	1000	/* stopped engine: try again */
 #define CXB_SIM_MAX_DELAY_US	(10 * USEC_PER_SEC)	/* engine_delay_us */
@@ -345,7 +346,6 @@ struct cxb_sim_sq {
 	bool dead;
 	bool error;		/* error CQE written: executes nothing more */
 	bool stranded_seen;
-	bool stranded_suspect;	/* cx5: seen once, see cxbell_sim_mlx5.c */
 	bool stranded_ready;	/* to count if still so after the barrier */
 	u32 stranded_idx;
 	bool stranded_cand;	/* seen at stranded_cand_idx since */
@@ -545,6 +545,8 @@ void cxb_sim_mlx5_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass);
 bool cxb_sim_sq_err_due(struct cxb_sim_sq *sq);
 bool cxb_sim_mlx5_resume(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass);
 bool cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq, bool confirm);
+bool cxb_sim_stranded_due(struct cxb_sim_sq *sq, u32 idx);
+u32 cxb_sim_cq_unconsumed(struct cxb_sim_cq *cq);
 
 /* cxbell_sim_cq.c */
 bool cxb_sim_cq_room(struct cxb_sim_cq *cq);

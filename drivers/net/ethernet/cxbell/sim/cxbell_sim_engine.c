@@ -774,8 +774,46 @@ void cxb_sim_sq_stop(struct cxb_sim_sq *sq)
 
 /* Stranded detector */
 
+/* How many CQEs of @cq the driver has not consumed (its CI record). */
+u32 cxb_sim_cq_unconsumed(struct cxb_sim_cq *cq)
+{
+	__be32 ci;
+
+	if (cxb_sim_dma_read(cq->port, cq->db_dma, &ci, sizeof(ci),
+			     CXB_SIM_PCIE_NONE))
+		return 0;
+	return (READ_ONCE(cq->prod) - be32_to_cpu(ci)) & CXB_MLX4_CI_MASK;
+}
+
+/* The WQE at @idx, posted and unannounced, is a candidate: true once it
+ * stayed so for CXB_SIM_STRANDED_CONFIRM_MS. A WQE seen owned right after
+ * an idle spell may be one the driver is posting this very moment, its
+ * doorbell a few instructions (or a stalled vCPU) away. While the SQ's CQ
+ * has interrupted and its CQEs wait unconsumed, the driver's completion
+ * handler, which also rings what doorbell avoidance deferred, is due
+ * (a debug kernel can be that slow): CXB_SIM_STRANDED_HOST_MS then.
+ * Caller holds sq->lock.
+ */
+bool cxb_sim_stranded_due(struct cxb_sim_sq *sq, u32 idx)
+{
+	unsigned int ms = CXB_SIM_STRANDED_CONFIRM_MS;
+
+	if (sq->stranded_seen && sq->stranded_idx == idx)
+		return false;
+	if (!sq->stranded_cand || sq->stranded_cand_idx != idx) {
+		sq->stranded_cand = true;
+		sq->stranded_cand_idx = idx;
+		sq->stranded_cand_since = jiffies;
+		return false;
+	}
+	if (!READ_ONCE(sq->cq->armed) && cxb_sim_cq_unconsumed(sq->cq))
+		ms = CXB_SIM_STRANDED_HOST_MS;
+	return !time_before(jiffies, sq->stranded_cand_since +
+			    msecs_to_jiffies(ms));
+}
+
 /* A WQE owned by the device, no doorbell announced it, the queue idle.
- * Seen so for CXB_SIM_STRANDED_CONFIRM_MS it is ready: returns true
+ * Seen so long enough (cxb_sim_stranded_due()) it is ready: returns true
  * (@confirm false); with @confirm it is counted. Caller holds sq->lock.
  */
 static bool cxb_sim_sq_check_stranded(struct cxb_sim_sq *sq, bool confirm)
@@ -795,21 +833,7 @@ static bool cxb_sim_sq_check_stranded(struct cxb_sim_sq *sq, bool confirm)
 		sq->stranded_cand = false;
 		return false;
 	}
-	if (sq->stranded_seen && sq->stranded_idx == idx)
-		return false;
-	/* A WQE seen owned right after an idle spell may be one the driver
-	 * is posting this very moment, its doorbell a few instructions
-	 * away (or a stalled vCPU away): only one still unannounced
-	 * CXB_SIM_STRANDED_CONFIRM_MS later counts.
-	 */
-	if (!sq->stranded_cand || sq->stranded_cand_idx != idx) {
-		sq->stranded_cand = true;
-		sq->stranded_cand_idx = idx;
-		sq->stranded_cand_since = jiffies;
-		return false;
-	}
-	if (time_before(jiffies, sq->stranded_cand_since +
-			msecs_to_jiffies(CXB_SIM_STRANDED_CONFIRM_MS)))
+	if (!cxb_sim_stranded_due(sq, idx))
 		return false;
 	if (!confirm)
 		return true;

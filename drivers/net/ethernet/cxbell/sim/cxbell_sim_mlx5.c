@@ -34,9 +34,9 @@
  * CXB_SIM_STRANDED_IDLE_MS without doorbell or progress, the queue is
  * stranded if its doorbell record is ahead of what was announced, or a
  * WQE for the next ring index (its QP, index and a valid opcode) sits in
- * ring memory, on two checks in a row: the driver writes the record right
- * before the doorbell, and a vCPU stalled in between is not a lost
- * doorbell.
+ * ring memory, and still so CXB_SIM_STRANDED_CONFIRM_MS later (the driver
+ * writes the record right before the doorbell, and a vCPU stalled in
+ * between is not a lost doorbell; cxb_sim_stranded_due()).
  */
 #include <linux/etherdevice.h>
 #include <linux/jiffies.h>
@@ -405,15 +405,13 @@ bool cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq, bool confirm)
 	struct mlx5_wqe_ctrl_seg ctrl;
 	u32 idx = sq->announced;
 	bool posted;
-	__be32 rec, ci;
+	__be32 rec;
 
 	if (sq->dead || sq->paused || sq->error || sq->done != idx ||
 	    time_before(jiffies, sq->last_active + idle)) {
-		sq->stranded_suspect = false;
+		sq->stranded_cand = false;
 		return false;
 	}
-	if (sq->stranded_seen && sq->stranded_idx == idx)
-		return false;
 	if (cxb_sim_dma_read(sq->port, sq->db_dma, &rec, sizeof(rec),
 			     CXB_SIM_PCIE_NONE))
 		return false;
@@ -425,31 +423,23 @@ bool cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq, bool confirm)
 		posted = cxb_sim_mlx5_plausible(sq, idx, &ctrl) &&
 			 cxb_mlx5_ctrl_opcode(&ctrl) != MLX5_OPCODE_NOP;
 	if (!posted) {
-		sq->stranded_suspect = false;
+		sq->stranded_cand = false;
 		return false;
 	}
-	if (!sq->stranded_suspect) {
-		sq->stranded_suspect = true;
+	if (!cxb_sim_stranded_due(sq, idx))
 		return false;
-	}
 	if (!confirm)
 		return true;
-	sq->stranded_suspect = false;
 	sq->stranded_seen = true;
 	sq->stranded_idx = idx;
 	cxb_sim_inc(sq->port, CXB_SIM_C_STRANDED);
 	/* CQEs the driver has not consumed yet: its completion handler, which
 	 * rings what doorbell avoidance deferred, has not run.
 	 */
-	if (cxb_sim_dma_read(sq->port, sq->cq->db_dma, &ci, sizeof(ci),
-			     CXB_SIM_PCIE_NONE))
-		ci = 0;
 	dev_info_ratelimited(&sq->port->cadev.adev.dev,
 			     "SQ %#x: WQE at %u posted (doorbell record %u), no doorbell; CQ %#x: %u CQEs unconsumed, %sarmed\n",
 			     sq->qpn, idx, be32_to_cpu(rec) & CXB_MLX5_IDX_MASK,
-			     sq->cq->cqn,
-			     (READ_ONCE(sq->cq->prod) - be32_to_cpu(ci)) &
-			     CXB_MLX4_CI_MASK,
+			     sq->cq->cqn, cxb_sim_cq_unconsumed(sq->cq),
 			     READ_ONCE(sq->cq->armed) ? "" : "not ");
 	return false;
 }
