@@ -589,6 +589,37 @@ pair_snap()
 	eval "$(sim_snap "$1_s1" 1 1)"
 }
 
+# pair_snap_settled PREFIX [NS0 [NS1]]: pair_snap once the traffic ended
+# (and the sim's stranded detector had 0.3 s to see the queues idle):
+# again every 0.2 s (up to 10 s) until two snapshots in a row agree on the
+# frames every driver port sent and every sim port saw, so that the driver
+# and sim counters of the last one belong to the same packets (a late TCP
+# ACK between the two reads of one snapshot would split them).
+pair_snap_settled()
+{
+	sleep 0.3
+	pair_snap "$@"
+	_ps_k=$(_ps_key "$1")
+	_ps_n=0
+	while [ $_ps_n -lt 50 ]; do
+		sleep 0.2
+		pair_snap "$@"
+		_ps_k2=$(_ps_key "$1")
+		[ "$_ps_k2" = "$_ps_k" ] && return 0
+		_ps_k=$_ps_k2
+		_ps_n=$((_ps_n + 1))
+	done
+	ktap_diag "pair_snap_settled: traffic still running after 10 s"
+}
+
+_ps_key()
+{
+	eval "echo \$$1_d_tx_packets \$$1_r_tx_packets" \
+		"\$$1_s0_wqes_fetched \$$1_s1_wqes_fetched" \
+		"\$$1_s0_tx_frames \$$1_s1_tx_frames" \
+		"\$$1_s0_rx_frames \$$1_s1_rx_frames"
+}
+
 # pair_d NAME: delta of a counter between pair_snap b and pair_snap a
 # (NAME as "d_tx_packets", "s1_rx_dropped").
 pair_d()

@@ -172,8 +172,7 @@ mixed()
 		wait $tga $tgb
 	fi
 	rm -f /tmp/src
-	sleep 0.3
-	pair_snap a a b
+	pair_snap_settled a a b
 	sum=$(cut -d' ' -f1 /tmp/dst.sum)
 	rc=0
 	[ $src_rc = 0 ] || { ktap_diag "tcpblast send exited $src_rc"; rc=1; }

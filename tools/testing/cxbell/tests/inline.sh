@@ -134,8 +134,7 @@ tcp_transfer()
 	want=$(sha256sum </tmp/src | cut -d' ' -f1)
 	pair_snap b a b
 	tcp_ab /tmp/src
-	sleep 0.3
-	pair_snap a a b
+	pair_snap_settled a a b
 	ktap_diag "16 MiB in $tcp_secs s;" \
 		"$p0 tx_inline $(pair_d d_tx_inline) (sim $(pair_d s0_inline_wqes)) of" \
 		"$(pair_d d_tx_packets); $p1 tx_inline $(pair_d r_tx_inline)" \

@@ -134,8 +134,7 @@ tcp_toggle()
 	tcp_ab /tmp/src
 	touch /tmp/tg.stop
 	wait $tga $tgb
-	sleep 0.3
-	pair_snap a a b
+	pair_snap_settled a a b
 	ktap_diag "$TCP_MB MiB in $tcp_secs s; sim rx_dropped port0 $(pair_d s0_rx_dropped)" \
 		"port1 $(pair_d s1_rx_dropped)"
 	rc=0
