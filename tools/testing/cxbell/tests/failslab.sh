@@ -46,6 +46,9 @@ if [ ! -d $FS ] || [ ! -d $FP ] || [ ! -e "$NTH" ]; then
 	ktap_finish
 fi
 no_ipv6
+# For kmemleak.sh: an injected failure may hit the DMA-API debugging's own
+# tracking (active_cacheline_insert() then turns it off).
+touch /tmp/cxb-faults-injected
 
 # Fail nothing by chance (probability 0: fail-nth still works), count
 # GFP_KERNEL allocations too (ignore-gfp-wait N), but never user pages
