@@ -331,7 +331,11 @@ dma_live_zero()
 	_dz() { [ "$(sim_dma_live)" = 0 ]; }
 	skb_defer_flush
 	wait_until 10 _dz
-	eq "$(sim_dma_live)" 0 "${1:-dma_live after teardown}"
+	eq "$(sim_dma_live)" 0 "${1:-dma_live after teardown}" && return 0
+	# Who may still hold a receive page: sockets, netns not yet cleaned.
+	ktap_diag "sockstat: $(tr '\n' ' ' </proc/net/sockstat)"
+	ktap_diag "netns: $(ip netns list 2>/dev/null | tr '\n' ' ')"
+	return 1
 }
 
 no_ipv6()

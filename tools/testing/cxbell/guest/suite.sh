@@ -41,6 +41,13 @@ cleanup()
 		done
 	fi
 	[ -d /proc/net/pktgen ] && rmmod pktgen
+	# A mapping still live is a page the stack holds for its page_pool,
+	# which holds the sim's device: rmmod cxbell_sim would wait for it
+	# for ever. The test has failed already; keep the boot going.
+	if [ -e "$CXB_DBG/dma_live" ] && [ "$(sim_dma_live)" != 0 ]; then
+		rmmod cxbell 2>/dev/null
+		return 0
+	fi
 	cxb_unload 2>/dev/null
 	return 0
 }
