@@ -178,7 +178,7 @@ export CXBELL_MODROOT=$kdir/root
 export CXBELL_KO_DIR=$obj/drivers/net/ethernet/cxbell
 export CXBELL_BUILD_DIR=$kdir/vm
 export CXBELL_VM_MEM=${CXBELL_VM_MEM:-3072}
-export CXBELL_VM_TIMEOUT=${CXBELL_VM_TIMEOUT:-7200}
+export CXBELL_VM_TIMEOUT=${CXBELL_VM_TIMEOUT:-10800}
 export CXBELL_TEST_TIMEOUT=${CXBELL_TEST_TIMEOUT:-2700}
 # KASAN and the debug options stand in for the allocator hardening of the
 # default boot, and panic_on_warn would end the boot at the first lockdep
