@@ -28,7 +28,7 @@
 #
 # Environment: CXBELL_CACHE (see above), CXBELL_JOBS (make -j, default
 # nproc), CXBELL_VM_MEM (guest MiB, default here 3072: KASAN's shadow),
-# CXBELL_VM_TIMEOUT / CXBELL_TEST_TIMEOUT (defaults here 3x run-tests'),
+# CXBELL_VM_TIMEOUT / CXBELL_TEST_TIMEOUT (defaults here 3 h a boot, 45 min a test),
 # TESTS given on the command line replace the list (kmemleak still last).
 set -uo pipefail
 
