@@ -18,11 +18,17 @@
  *                                send N datagrams of SIZE (4..1400) bytes,
  *                                numbered 0..N-1
  *
+ * SIGTERM aborts a TCP transfer: the connection is reset (SO_LINGER 0)
+ * rather than closed in order, so a test that kills a transfer whose
+ * peer is gone leaves no orphaned socket (and none of the receive pages
+ * it holds) behind for minutes of retransmissions.
+ *
  * Built static by tools/testing/cxbell/mkinitramfs (gcc -static).
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +38,17 @@
 #include <unistd.h>
 
 static char buf[1 << 16];
+static int conn = -1;	/* the TCP connection, for abort_conn() */
+
+static void abort_conn(int sig)
+{
+	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+
+	(void)sig;
+	if (conn >= 0)
+		setsockopt(conn, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+	_exit(143);
+}
 
 static int copy(int in, int out)
 {
@@ -79,6 +96,7 @@ static int serve(int port)
 		perror("tcpblast: accept");
 		return 1;
 	}
+	conn = s;
 	if (copy(s, 1))
 		return 1;
 	close(s);
@@ -112,6 +130,7 @@ static int send_stream(const char *addr, int port)
 		perror("tcpblast: connect");
 		return 1;
 	}
+	conn = s;
 	if (copy(0, s))
 		return 1;
 	if (shutdown(s, SHUT_WR)) {
@@ -203,6 +222,7 @@ static int udp_send(const char *addr, int port, int n, int size)
 
 int main(int argc, char **argv)
 {
+	signal(SIGTERM, abort_conn);
 	if (argc == 3 && !strcmp(argv[1], "serve"))
 		return serve(atoi(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "send"))

@@ -87,6 +87,7 @@ tcp_start()
 	want_ab=$(sha256sum </tmp/ab | cut -d' ' -f1)
 	want_ba=$(sha256sum </tmp/ba | cut -d' ' -f1)
 	rm -f /tmp/ab.sum /tmp/ba.sum /tmp/ab.rc /tmp/ba.rc
+	tcp_base=$(tcp_alloc)
 	nsx b sh -c 'tcpblast serve 5001 | sha256sum >/tmp/ab.sum' &
 	s1=$!
 	nsx a sh -c 'tcpblast serve 5002 | sha256sum >/tmp/ba.sum' &
@@ -112,13 +113,24 @@ tcp_check()
 	return $_rc
 }
 
+# TCP sockets allocated in the whole kernel (every netns).
+tcp_alloc() { sed -n 's/^TCP: .* alloc \([0-9]*\) .*/\1/p' /proc/net/sockstat; }
+tcp_socks_gone() { [ "$(tcp_alloc)" -le "$tcp_base" ]; }
+no_tcpblast() { ! pidof tcpblast >/dev/null; }
+
+# Abort both transfers: SIGTERM makes tcpblast reset its connection
+# (busybox has no pkill; the background jobs are shells around it), so
+# no orphaned socket keeps receive pages for minutes of retransmissions.
 tcp_kill()
 {
 	kill "$c1" "$c2" "$s1" "$s2" 2>/dev/null
-	pkill tcpblast 2>/dev/null
+	killall tcpblast 2>/dev/null
 	wait "$c1" "$c2" "$s1" "$s2" 2>/dev/null
 	rm -f /tmp/ab /tmp/ba
-	return 0
+	wait_until 10 no_tcpblast || { ktap_diag "tcpblast still runs"; return 1; }
+	wait_until 10 tcp_socks_gone && return 0
+	ktap_diag "TCP sockets left: $(grep TCP: /proc/net/sockstat), $tcp_base before"
+	return 1
 }
 
 snap()
@@ -271,37 +283,29 @@ removal()
 	nsx a ip link show "$p0" >/dev/null 2>&1 && _gone=0
 	pg_stop
 	tcp_kill
+	_tk=$?
 	ip netns del a && ip netns del b
 	rmmod pktgen 2>/dev/null
 	# receive pages still in the stack come back to their page pool,
 	# which unmaps them, once the sockets are gone
 	dma_live_zero "dma_live after del_device under traffic" &&
-	eq "$_gone" 1 "port 0 netdev gone"
+	eq "$_gone" 1 "port 0 netdev gone" && [ "$_tk" = 0 ]
 }
 
 rmmod_traffic()
 {
-	cxb_new 1 2 || return 1
-	p0=$(cxb_netdev 1 0) && p1=$(cxb_netdev 1 1) || return 1
-	for d in $p0 $p1; do
-		ethtool -L "$d" combined 1 && ip link set "$d" up || return 1
-	done
-	wait_until 5 carrier_up || return 1
-	mac=$(cat "/sys/class/net/$p1/address")
-	modprobe pktgen
-	cxb_netns_pair && modprobe pktgen || return 1
-	pg_start
-	tcp_start || return 1
-	sleep 2
+	busy_pair || return 1
 	rmmod cxbell || { ktap_diag "rmmod cxbell failed"; pg_stop; tcp_kill; return 1; }
 	pg_stop
 	tcp_kill
+	_tk=$?
 	ip netns del a; ip netns del b
 	rmmod pktgen 2>/dev/null
 	# pages the stack still held when cxbell went come back to their
 	# (orphaned) page pools, which unmap them, once the sockets are gone
 	dma_live_zero "dma_live after rmmod cxbell under traffic" || return 1
 	rmmod cxbell_sim || { ktap_diag "rmmod cxbell_sim failed"; return 1; }
+	[ "$_tk" = 0 ]
 }
 
 ktap_ok setup setup || ktap_finish
