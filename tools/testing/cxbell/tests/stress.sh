@@ -113,8 +113,15 @@ tcp_check()
 	return $_rc
 }
 
-# TCP sockets allocated in the whole kernel (every netns).
-tcp_alloc() { sed -n 's/^TCP: .* alloc \([0-9]*\) .*/\1/p' /proc/net/sockstat; }
+# TCP sockets a process still holds, in the whole kernel (every netns):
+# allocated minus orphaned. An orphan is what a clean close left (e.g. in
+# LAST_ACK after the transfer ended, its FIN's ACK never to come): its
+# receive queue is gone; what it may hold, dma_live_zero finds.
+tcp_alloc()
+{
+	sed -n 's/^TCP: .* orphan \([0-9]*\) .* alloc \([0-9]*\) .*/\2 \1/p' \
+		/proc/net/sockstat | { read -r _a _o; echo $((_a - _o)); }
+}
 tcp_socks_gone() { [ "$(tcp_alloc)" -le "$tcp_base" ]; }
 no_tcpblast() { ! pidof tcpblast >/dev/null; }
 
