@@ -515,9 +515,8 @@ no_ipv6_netns()
 	return 0
 }
 
-# "cxbell_sim.port.N: SQ 0x..: WQE at IDX owned by the device, no doorbell"
-# (cx3) or "... posted (doorbell record N), no doorbell; ..." (cx5) (info
-# level: in dmesg, not on the console).
+# "cxbell_sim.port.N: SQ 0x..: WQE at IDX posted, no doorbell; CQ 0x..: N
+# CQEs unconsumed, [not ]armed" (info level: in dmesg, not on the console).
 sim_stranded_log()
 {
 	dmesg | grep -a ', no doorbell' | tail -n 5

@@ -544,7 +544,7 @@ void cxb_sim_mlx5_send_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
 void cxb_sim_mlx5_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass);
 bool cxb_sim_sq_err_due(struct cxb_sim_sq *sq);
 bool cxb_sim_mlx5_resume(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass);
-bool cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq, bool confirm);
+bool cxb_sim_mlx5_wqe_posted(struct cxb_sim_sq *sq, u32 idx);
 bool cxb_sim_stranded_due(struct cxb_sim_sq *sq, u32 idx);
 u32 cxb_sim_cq_unconsumed(struct cxb_sim_cq *cq);
 

@@ -812,24 +812,32 @@ bool cxb_sim_stranded_due(struct cxb_sim_sq *sq, u32 idx)
 			    msecs_to_jiffies(ms));
 }
 
-/* A WQE owned by the device, no doorbell announced it, the queue idle.
- * Seen so long enough (cxb_sim_stranded_due()) it is ready: returns true
- * (@confirm false); with @confirm it is counted. Caller holds sq->lock.
+/* The WQE at @idx of an idle mlx4 send queue is owned by the device.
+ * Caller holds sq->lock.
+ */
+static bool cxb_sim_mlx4_wqe_posted(struct cxb_sim_sq *sq, u32 idx)
+{
+	struct mlx4_wqe_ctrl_seg ctrl;
+
+	return !cxb_sim_dma_read(sq->port, cxb_sim_sq_addr(sq, idx), &ctrl,
+				 sizeof(ctrl), CXB_SIM_PCIE_NONE) &&
+	       cxb_sim_wqe_plausible(sq, idx, &ctrl);
+}
+
+/* A WQE posted, no doorbell announced it, the queue idle. Seen so long
+ * enough (cxb_sim_stranded_due()) it is ready: returns true (@confirm
+ * false); with @confirm it is counted. Caller holds sq->lock.
  */
 static bool cxb_sim_sq_check_stranded(struct cxb_sim_sq *sq, bool confirm)
 {
 	unsigned long idle = msecs_to_jiffies(CXB_SIM_STRANDED_IDLE_MS);
-	struct mlx4_wqe_ctrl_seg ctrl;
 	u32 idx = sq->announced;
 
-	if (sq->gen == CXB_GEN_CX5)
-		return cxb_sim_mlx5_check_stranded(sq, confirm);
 	/* a paused engine holds WQEs back: its queue is not idle */
 	if (sq->dead || sq->paused || sq->error || sq->done != idx ||
 	    time_before(jiffies, sq->last_active + idle) ||
-	    cxb_sim_dma_read(sq->port, cxb_sim_sq_addr(sq, idx), &ctrl,
-			     sizeof(ctrl), CXB_SIM_PCIE_NONE) ||
-	    !cxb_sim_wqe_plausible(sq, idx, &ctrl)) {
+	    !(sq->gen == CXB_GEN_CX5 ? cxb_sim_mlx5_wqe_posted(sq, idx) :
+				       cxb_sim_mlx4_wqe_posted(sq, idx))) {
 		sq->stranded_cand = false;
 		return false;
 	}
@@ -840,9 +848,14 @@ static bool cxb_sim_sq_check_stranded(struct cxb_sim_sq *sq, bool confirm)
 	sq->stranded_seen = true;
 	sq->stranded_idx = idx;
 	cxb_sim_inc(sq->port, CXB_SIM_C_STRANDED);
+	/* CQEs the driver has not consumed yet: its completion handler, which
+	 * rings what doorbell avoidance deferred, has not run.
+	 */
 	dev_info_ratelimited(&sq->port->cadev.adev.dev,
-			     "SQ %#x: WQE at %u owned by the device, no doorbell\n",
-			     sq->qpn, idx);
+			     "SQ %#x: WQE at %u posted, no doorbell; CQ %#x: %u CQEs unconsumed, %sarmed\n",
+			     sq->qpn, idx, sq->cq->cqn,
+			     cxb_sim_cq_unconsumed(sq->cq),
+			     READ_ONCE(sq->cq->armed) ? "" : "not ");
 	return false;
 }
 

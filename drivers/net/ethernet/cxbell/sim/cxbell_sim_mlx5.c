@@ -396,50 +396,23 @@ void cxb_sim_mlx5_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
 	cxb_sim_mlx5_complete(sq, idx, pass);
 }
 
-/* Stranded detector for an mlx5 send queue, as cxb_sim_sq_check_stranded()
- * (@confirm, return value). Caller holds sq->lock.
+/* The WQE at @idx of an idle mlx5 send queue is posted: the doorbell
+ * record passed it, or a plausible WQE other than a NOP sits there (the
+ * record is written before the doorbell, but a driver may not write it at
+ * all). Caller holds sq->lock.
  */
-bool cxb_sim_mlx5_check_stranded(struct cxb_sim_sq *sq, bool confirm)
+bool cxb_sim_mlx5_wqe_posted(struct cxb_sim_sq *sq, u32 idx)
 {
-	unsigned long idle = msecs_to_jiffies(CXB_SIM_STRANDED_IDLE_MS);
 	struct mlx5_wqe_ctrl_seg ctrl;
-	u32 idx = sq->announced;
-	bool posted;
 	__be32 rec;
 
-	if (sq->dead || sq->paused || sq->error || sq->done != idx ||
-	    time_before(jiffies, sq->last_active + idle)) {
-		sq->stranded_cand = false;
-		return false;
-	}
 	if (cxb_sim_dma_read(sq->port, sq->db_dma, &rec, sizeof(rec),
 			     CXB_SIM_PCIE_NONE))
 		return false;
-	posted = (be32_to_cpu(rec) & CXB_MLX5_IDX_MASK) !=
-		 (idx & CXB_MLX5_IDX_MASK);
-	if (!posted &&
-	    !cxb_sim_dma_read(sq->port, cxb_sim_mlx5_addr(sq, idx), &ctrl,
-			      sizeof(ctrl), CXB_SIM_PCIE_NONE))
-		posted = cxb_sim_mlx5_plausible(sq, idx, &ctrl) &&
-			 cxb_mlx5_ctrl_opcode(&ctrl) != MLX5_OPCODE_NOP;
-	if (!posted) {
-		sq->stranded_cand = false;
-		return false;
-	}
-	if (!cxb_sim_stranded_due(sq, idx))
-		return false;
-	if (!confirm)
+	if ((be32_to_cpu(rec) & CXB_MLX5_IDX_MASK) != (idx & CXB_MLX5_IDX_MASK))
 		return true;
-	sq->stranded_seen = true;
-	sq->stranded_idx = idx;
-	cxb_sim_inc(sq->port, CXB_SIM_C_STRANDED);
-	/* CQEs the driver has not consumed yet: its completion handler, which
-	 * rings what doorbell avoidance deferred, has not run.
-	 */
-	dev_info_ratelimited(&sq->port->cadev.adev.dev,
-			     "SQ %#x: WQE at %u posted (doorbell record %u), no doorbell; CQ %#x: %u CQEs unconsumed, %sarmed\n",
-			     sq->qpn, idx, be32_to_cpu(rec) & CXB_MLX5_IDX_MASK,
-			     sq->cq->cqn, cxb_sim_cq_unconsumed(sq->cq),
-			     READ_ONCE(sq->cq->armed) ? "" : "not ");
-	return false;
+	return !cxb_sim_dma_read(sq->port, cxb_sim_mlx5_addr(sq, idx), &ctrl,
+				 sizeof(ctrl), CXB_SIM_PCIE_NONE) &&
+	       cxb_sim_mlx5_plausible(sq, idx, &ctrl) &&
+	       cxb_mlx5_ctrl_opcode(&ctrl) != MLX5_OPCODE_NOP;
 }
