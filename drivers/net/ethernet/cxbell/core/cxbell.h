@@ -124,7 +124,7 @@ struct cxb_rx_stats {
 	u64 xdp_redirect;
 	u64 xdp_aborted;
 	u64 xdp_tx_polls;		/* NAPI polls that posted XDP_TX */
-	u64 alloc_fail;
+	u64 alloc_fail;			/* buffers not posted: no memory */
 };
 
 struct cxb_cq {
@@ -254,20 +254,7 @@ struct cxb_rx_ring {
 	u32 prod;
 	u32 cons;
 	struct u64_stats_sync stats_sync;
-	u64 packets;
-	u64 bytes;
-	u64 dropped;
-	u64 cqes;
-	u64 csum_unnecessary;
-	u64 csum_none;
-	u64 xdp_drop;
-	u64 xdp_pass;
-	u64 xdp_tx;
-	u64 xdp_tx_full;
-	u64 xdp_redirect;
-	u64 xdp_aborted;
-	u64 xdp_tx_polls;
-	u64 alloc_fail;			/* buffers not posted: no memory */
+	struct cxb_rx_stats stats;
 
 	/* Read-mostly */
 	struct bpf_prog __rcu *xdp_prog;	/* swapped under RTNL */

@@ -645,20 +645,7 @@ void cxb_get_rx_stats(const struct cxb_rx_ring *ring, struct cxb_rx_stats *s)
 
 	do {
 		start = u64_stats_fetch_begin(&ring->stats_sync);
-		s->packets = ring->packets;
-		s->bytes = ring->bytes;
-		s->dropped = ring->dropped;
-		s->cqes = ring->cqes;
-		s->csum_unnecessary = ring->csum_unnecessary;
-		s->csum_none = ring->csum_none;
-		s->alloc_fail = ring->alloc_fail;
-		s->xdp_drop = ring->xdp_drop;
-		s->xdp_pass = ring->xdp_pass;
-		s->xdp_tx = ring->xdp_tx;
-		s->xdp_tx_full = ring->xdp_tx_full;
-		s->xdp_redirect = ring->xdp_redirect;
-		s->xdp_aborted = ring->xdp_aborted;
-		s->xdp_tx_polls = ring->xdp_tx_polls;
+		*s = ring->stats;
 	} while (u64_stats_fetch_retry(&ring->stats_sync, start));
 }
 

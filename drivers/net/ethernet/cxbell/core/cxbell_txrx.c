@@ -725,7 +725,7 @@ int cxb_rx_ring_fill(struct cxb_rx_ring *ring, gfp_t gfp)
 		err = cxb_rx_post(ring, ring->prod & ring->size_mask);
 		if (unlikely(err)) {
 			u64_stats_update_begin(&ring->stats_sync);
-			ring->alloc_fail++;
+			ring->stats.alloc_fail++;
 			u64_stats_update_end(&ring->stats_sync);
 			break;
 		}
@@ -847,20 +847,20 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 	cxb_rx_ring_fill(ring, GFP_ATOMIC);
 
 	u64_stats_update_begin(&ring->stats_sync);
-	ring->packets += done - dropped;
-	ring->bytes += bytes;
-	ring->dropped += dropped;
-	ring->cqes += done;
-	ring->csum_unnecessary += csum_ok;
-	ring->csum_none += done - dropped - xst.consumed - csum_ok;
+	ring->stats.packets += done - dropped;
+	ring->stats.bytes += bytes;
+	ring->stats.dropped += dropped;
+	ring->stats.cqes += done;
+	ring->stats.csum_unnecessary += csum_ok;
+	ring->stats.csum_none += done - dropped - xst.consumed - csum_ok;
 	if (prog) {
-		ring->xdp_drop += xst.drop;
-		ring->xdp_pass += xst.pass;
-		ring->xdp_tx += xst.tx;
-		ring->xdp_tx_full += xst.tx_full;
-		ring->xdp_redirect += xst.redirect;
-		ring->xdp_aborted += xst.aborted;
-		ring->xdp_tx_polls += xst.tx_posted;
+		ring->stats.xdp_drop += xst.drop;
+		ring->stats.xdp_pass += xst.pass;
+		ring->stats.xdp_tx += xst.tx;
+		ring->stats.xdp_tx_full += xst.tx_full;
+		ring->stats.xdp_redirect += xst.redirect;
+		ring->stats.xdp_aborted += xst.aborted;
+		ring->stats.xdp_tx_polls += xst.tx_posted;
 	}
 	u64_stats_update_end(&ring->stats_sync);
 	return done;
