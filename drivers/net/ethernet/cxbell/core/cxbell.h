@@ -422,6 +422,28 @@ static inline u32 cxb_tx_free(const struct cxb_tx_ring *ring, u32 prod,
 	return ring->size - (prod - cons);
 }
 
+/* Point @cqe at the mlx4 CQE at consumer index @ci; true if software owns
+ * it. (A bool, not a NULL return: the kernel is built with
+ * -fno-delete-null-pointer-checks, so a NULL test would stay in the loop.)
+ */
+static __always_inline bool cxb_mlx4_cq_next(struct cxb_cq *cq, u32 ci,
+					     struct mlx4_cqe **cqe)
+{
+	*cqe = &cq->buf[ci & (cq->size - 1)];
+	if (!cxb_mlx4_cqe_sw_owned(*cqe, ci, cq->size))
+		return false;
+	/* Read the CQE only after its owner bit said it is ours. */
+	dma_rmb();
+	return true;
+}
+
+/* Consumed up to @ci: tell the device through the consumer index record. */
+static __always_inline void cxb_mlx4_cq_set_ci(struct cxb_cq *cq, u32 ci)
+{
+	cq->ci = ci;
+	*cq->db_rec = cpu_to_be32(ci & CXB_MLX4_CI_MASK);
+}
+
 /* Ring an mlx4 send doorbell once the WQEs are in memory. @qpn is already
  * in the device's byte order (big endian) and goes out unswapped.
  */

@@ -614,17 +614,12 @@ static bool cxb_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 	u32 pkts = 0, bytes = 0, ncqe = 0;
 	struct mlx4_cqe *cqe;
 
-	for (;;) {
+	while (cxb_mlx4_cq_next(cq, ci, &cqe)) {
 		u16 wqe_index;
 		u32 walked = 0;
 
-		cqe = &cq->buf[ci & (cq->size - 1)];
-		if (!cxb_mlx4_cqe_sw_owned(cqe, ci, cq->size))
-			break;
 		if (unlikely(ncqe == CXB_TX_CQ_BUDGET))
 			break;
-		/* Read the CQE only after its owner bit said it is ours. */
-		dma_rmb();
 		wqe_index = be16_to_cpu(cqe->wqe_index);
 		if (unlikely(cxb_mlx4_cqe_is_err(cqe))) {
 			const struct mlx4_err_cqe *err = (const void *)cqe;
@@ -771,6 +766,7 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 	u32 bytes = 0, dropped = 0, csum_ok = 0;
 	struct cxb_xdp_poll xst = {};
 	struct cxb_cq *cq = &ch->rx_cq;
+	struct mlx4_cqe *cqe;
 	struct bpf_prog *prog;
 	struct xdp_buff xdp;
 	u32 ci = cq->ci;
@@ -781,17 +777,12 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 	if (prog)
 		xdp_init_buff(&xdp, truesize, &ring->xdp_rxq);
 
-	while (done < budget) {
-		struct mlx4_cqe *cqe = &cq->buf[ci & (cq->size - 1)];
+	while (done < budget && cxb_mlx4_cq_next(cq, ci, &cqe)) {
 		u32 len, off = CXB_RX_HEADROOM;
 		struct cxb_rx_info *info;
 		struct sk_buff *skb;
 		struct page *page;
 		void *va;
-
-		if (!cxb_mlx4_cqe_sw_owned(cqe, ci, cq->size))
-			break;
-		dma_rmb();
 
 		info = &ring->rx_info[ring->cons & ring->size_mask];
 		len = be32_to_cpu(cqe->byte_cnt);
@@ -840,8 +831,7 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 	if (!done)
 		return 0;
 
-	cq->ci = ci;
-	*cq->db_rec = cpu_to_be32(ci & CXB_MLX4_CI_MASK);
+	cxb_mlx4_cq_set_ci(cq, ci);
 	if (prog)
 		cxb_xdp_poll_end(ch, &xst);
 	cxb_rx_ring_fill(ring, GFP_ATOMIC);

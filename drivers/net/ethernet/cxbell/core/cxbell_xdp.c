@@ -136,17 +136,12 @@ bool cxb_xdp_complete(struct cxb_channel *ch, int budget, bool napi)
 	struct mlx4_cqe *cqe;
 	u32 ncqe = 0;
 
-	for (;;) {
+	while (cxb_mlx4_cq_next(cq, ci, &cqe)) {
 		u32 walked = 0;
 		u16 wqe_index;
 
-		cqe = &cq->buf[ci & (cq->size - 1)];
-		if (!cxb_mlx4_cqe_sw_owned(cqe, ci, cq->size))
-			break;
 		if (unlikely(ncqe == CXB_TX_CQ_BUDGET))
 			break;
-		/* Read the CQE only after its owner bit said it is ours. */
-		dma_rmb();
 		wqe_index = be16_to_cpu(cqe->wqe_index);
 		for (;;) {
 			bool last = (u16)cons == wqe_index;
@@ -162,8 +157,7 @@ bool cxb_xdp_complete(struct cxb_channel *ch, int budget, bool napi)
 	if (!ncqe)
 		return true;
 
-	cq->ci = ci;
-	*cq->db_rec = cpu_to_be32(ci & CXB_MLX4_CI_MASK);
+	cxb_mlx4_cq_set_ci(cq, ci);
 	/* Posting reads cons without the lock: publish it last. */
 	smp_store_release(&sq->cons, cons);
 	u64_stats_update_begin(&sq->cstats_sync);
