@@ -69,32 +69,36 @@ traffic()
 
 delta() { echo $(($(cxb_stat "$1" "$2") - $3)); }
 
-xdp_drop()
+# xdp_verdict MODE STAT: xdp-bench MODE on B while pktgen sends COUNT
+# frames from A; sets verdict (B's STAT delta), rx (B's rx_packets delta)
+# and srx (frames the sim delivered to B)
+xdp_verdict()
 {
-	bench_start drop "$p1" || return 1
-	d0=$(cxb_stat "$p1" rx_xdp_drop) s0=$(sim_ctr 1 1 rx_frames)
+	bench_start "$1" "$p1" || return 1
+	_st=$2
+	v0=$(cxb_stat "$p1" "$_st") r0=$(cxb_stat "$p1" rx_packets)
+	s0=$(sim_ctr 1 1 rx_frames)
 	traffic || return 1
-	got() { [ "$(delta "$p1" rx_xdp_drop "$d0")" -ge "$sent" ]; }
+	got() { [ "$(delta "$p1" "$_st" "$v0")" -ge "$sent" ]; }
 	wait_until 10 got
-	drop=$(delta "$p1" rx_xdp_drop "$d0")
+	verdict=$(delta "$p1" "$_st" "$v0")
+	rx=$(delta "$p1" rx_packets "$r0")
 	srx=$(($(sim_ctr 1 1 rx_frames) - s0))
 	bench_stop "$p1" || return 1
-	ktap_diag "sent $sent, rx_xdp_drop $drop, sim rx_frames $srx"
-	eq "$drop" "$sent" "rx_xdp_drop" && eq "$srx" "$sent" "sim rx_frames"
+	ktap_diag "sent $sent, $_st $verdict, rx_packets $rx, sim rx_frames $srx"
+}
+
+xdp_drop()
+{
+	xdp_verdict drop rx_xdp_drop || return 1
+	eq "$verdict" "$sent" "rx_xdp_drop" && eq "$srx" "$sent" "sim rx_frames"
 }
 
 xdp_pass()
 {
-	bench_start pass "$p1" || return 1
-	p0_=$(cxb_stat "$p1" rx_xdp_pass) r0=$(cxb_stat "$p1" rx_packets)
-	traffic || return 1
-	got() { [ "$(delta "$p1" rx_xdp_pass "$p0_")" -ge "$sent" ]; }
-	wait_until 10 got
-	pass=$(delta "$p1" rx_xdp_pass "$p0_")
-	rx=$(delta "$p1" rx_packets "$r0")
-	bench_stop "$p1" || return 1
-	ktap_diag "sent $sent, rx_xdp_pass $pass, rx_packets $rx"
-	eq "$pass" "$sent" "rx_xdp_pass" && eq "$rx" "$sent" "rx_packets"
+	xdp_verdict pass rx_xdp_pass || return 1
+	eq "$verdict" "$sent" "rx_xdp_pass" && eq "$rx" "$sent" "rx_packets" &&
+		eq "$srx" "$sent" "sim rx_frames"
 }
 
 # xdp_tx_run: one XDP_TX run; sets tx, arx, srx, db, polls, sdb, intact
