@@ -139,10 +139,10 @@ mixed()
 	rm -f /tmp/tg.stop /tmp/tga.log* /tmp/tgb.log* /tmp/u0.out /tmp/u1.out
 	head -c $((TCP_MB * 1024 * 1024)) /dev/urandom >/tmp/src || return 1
 	want=$(sha256sum </tmp/src | cut -d' ' -f1)
-	# The snapshots of both ports and sims are not one instant: let the
-	# previous case's last segments and ACKs go first.
-	sleep 1
-	pair_snap b a b
+	# The snapshots of both ports and sims are not one instant: take them
+	# when no frame moved between two of them (the previous case's last
+	# segments and ACKs, a neighbour probe).
+	pair_snap_settled b a b
 	if [ -n "${1:-}" ]; then
 		ip netns exec a /bin/sh "$self" --toggler "$p0" /tmp/tg.stop /tmp/tga.log &
 		tga=$!

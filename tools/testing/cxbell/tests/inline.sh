@@ -132,7 +132,7 @@ tcp_transfer()
 {
 	head -c $TCP_SIZE /dev/urandom >/tmp/src || return 1
 	want=$(sha256sum </tmp/src | cut -d' ' -f1)
-	pair_snap b a b
+	pair_snap_settled b a b
 	tcp_ab /tmp/src
 	pair_snap_settled a a b
 	ktap_diag "16 MiB in $tcp_secs s;" \

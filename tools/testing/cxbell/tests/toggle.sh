@@ -126,7 +126,7 @@ tcp_toggle()
 	rm -f /tmp/tg.stop /tmp/tga.log /tmp/tga.log.n /tmp/tgb.log /tmp/tgb.log.n
 	head -c $((TCP_MB * 1024 * 1024)) /dev/urandom >/tmp/src || return 1
 	want=$(sha256sum </tmp/src | cut -d' ' -f1)
-	pair_snap b a b
+	pair_snap_settled b a b
 	ip netns exec a /bin/sh "$self" --toggler "$p0" /tmp/tg.stop /tmp/tga.log &
 	tga=$!
 	ip netns exec b /bin/sh "$self" --toggler "$p1" /tmp/tg.stop /tmp/tgb.log &
