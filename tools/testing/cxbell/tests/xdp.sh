@@ -268,28 +268,38 @@ teardown()
 }
 
 ktap_ok setup_adapter setup || ktap_finish
+# cases_if COND WHY NAME:FN...: each case, or, when the command COND
+# fails, each a SKIP with WHY
+cases_if()
+{
+	_cond=$1 _why=$2
+	shift 2
+	"$_cond"
+	_have=$?
+	for _c; do
+		if [ $_have = 0 ]; then
+			ktap_ok "${_c%%:*}" "${_c#*:}"
+		else
+			ktap_skip "${_c%%:*}" "$_why"
+		fi
+	done
+}
+
 # xdp-bench's programs are CO-RE: they need the kernel's BTF, which
 # make check-debug's kernel is built without.
-for c in xdp_drop_exact:xdp_drop xdp_pass_exact:xdp_pass \
-	 xdp_tx_one_doorbell_per_poll:xdp_tx \
-	 xdp_tx_doorbell_per_packet_switch:xdp_tx_per_packet \
-	 xdp_redirect_exact:xdp_redirect; do
-	if [ -e /sys/kernel/btf/vmlinux ]; then
-		ktap_ok "${c%%:*}" "${c#*:}"
-	else
-		ktap_skip "${c%%:*}" "no /sys/kernel/btf/vmlinux (kernel without CONFIG_DEBUG_INFO_BTF): xdp-bench cannot load"
-	fi
-done
+have_btf() { [ -e /sys/kernel/btf/vmlinux ]; }
 # $BPFOBJ (libxdp's AF_XDP default program) has an XSKMAP: it needs XDP
 # sockets, which make check-debug's kernel also lacks.
-for c in xdp_attach_replace_detach_under_traffic:xdp_replace \
-	 xdp_mtu_too_large_extack:xdp_mtu; do
-	if grep -q '^XDP ' /proc/net/protocols; then
-		ktap_ok "${c%%:*}" "${c#*:}"
-	else
-		ktap_skip "${c%%:*}" "kernel without CONFIG_XDP_SOCKETS: $BPFOBJ cannot load"
-	fi
-done
+have_xsk() { grep -q '^XDP ' /proc/net/protocols; }
+
+cases_if have_btf "no /sys/kernel/btf/vmlinux (kernel without CONFIG_DEBUG_INFO_BTF): xdp-bench cannot load" \
+	xdp_drop_exact:xdp_drop xdp_pass_exact:xdp_pass \
+	xdp_tx_one_doorbell_per_poll:xdp_tx \
+	xdp_tx_doorbell_per_packet_switch:xdp_tx_per_packet \
+	xdp_redirect_exact:xdp_redirect
+cases_if have_xsk "kernel without CONFIG_XDP_SOCKETS: $BPFOBJ cannot load" \
+	xdp_attach_replace_detach_under_traffic:xdp_replace \
+	xdp_mtu_too_large_extack:xdp_mtu
 ktap_ok sim_no_violations eq "$(($(sim_ctr 1 0 violations) + $(sim_ctr 1 1 violations)))" 0 "violations"
 ktap_ok teardown_dma_live_zero teardown
 ktap_finish
