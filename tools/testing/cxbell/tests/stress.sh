@@ -273,6 +273,21 @@ teardown_ns()
 	dma_live_zero "dma_live after teardown"
 }
 
+# After a removal under busy_pair: stop the traffic, delete the
+# namespaces, then no mapping may stay ($1 names the check): receive pages
+# the stack still held when the device went come back to their (orphaned)
+# page pools, which unmap them, once the sockets are gone. Fails too if
+# the transfers would not stop.
+traffic_down()
+{
+	pg_stop
+	tcp_kill
+	_tk=$?
+	ip netns del a; ip netns del b
+	rmmod pktgen 2>/dev/null
+	dma_live_zero "$1" && [ "$_tk" = 0 ]
+}
+
 # Traffic on a fresh pair for the removal cases.
 busy_pair()
 {
@@ -288,31 +303,16 @@ removal()
 	cxb_del 1 || return 1
 	_gone=1
 	nsx a ip link show "$p0" >/dev/null 2>&1 && _gone=0
-	pg_stop
-	tcp_kill
-	_tk=$?
-	ip netns del a && ip netns del b
-	rmmod pktgen 2>/dev/null
-	# receive pages still in the stack come back to their page pool,
-	# which unmaps them, once the sockets are gone
-	dma_live_zero "dma_live after del_device under traffic" &&
-	eq "$_gone" 1 "port 0 netdev gone" && [ "$_tk" = 0 ]
+	traffic_down "dma_live after del_device under traffic" &&
+	eq "$_gone" 1 "port 0 netdev gone"
 }
 
 rmmod_traffic()
 {
 	busy_pair || return 1
 	rmmod cxbell || { ktap_diag "rmmod cxbell failed"; pg_stop; tcp_kill; return 1; }
-	pg_stop
-	tcp_kill
-	_tk=$?
-	ip netns del a; ip netns del b
-	rmmod pktgen 2>/dev/null
-	# pages the stack still held when cxbell went come back to their
-	# (orphaned) page pools, which unmap them, once the sockets are gone
-	dma_live_zero "dma_live after rmmod cxbell under traffic" || return 1
+	traffic_down "dma_live after rmmod cxbell under traffic" || return 1
 	rmmod cxbell_sim || { ktap_diag "rmmod cxbell_sim failed"; return 1; }
-	[ "$_tk" = 0 ]
 }
 
 ktap_ok setup setup || ktap_finish
