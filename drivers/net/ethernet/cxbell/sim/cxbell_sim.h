@@ -449,9 +449,11 @@ struct cxb_sim_adapter {
 	 */
 	bool iommu_pt;
 	/* Fault injection (debugfs fault/): the next N streaming maps fail;
-	 * the deferred engine waits engine_delay_us before each pass.
+	 * the Nth map from now of a buffer the device only reads fails; the
+	 * deferred engine waits engine_delay_us before each pass.
 	 */
 	atomic_t dma_map_fail;
+	atomic_t dma_map_fail_nth;
 	atomic64_t dma_map_failed;
 	atomic_t engine_delay_us;
 	/* The cable between the two ports is plugged in (debugfs cable):

@@ -19,6 +19,7 @@
  *                               unplugged, no link (rw, kstrtobool)
  *   cxbell_sim<ID>/fault/       adapter fault knobs (rw, decimal):
  *     dma_map_fail              the next N streaming maps fail
+ *     dma_map_fail_nth          the Nth DMA_TO_DEVICE map from now fails
  *     dma_map_failed            (ro) maps failed so far
  *     engine_delay_us           deferred engine: wait before each pass
  *   cxbell_sim<ID>/port<P>/fault/  port fault knobs (rw, decimal; the
@@ -432,6 +433,8 @@ void cxb_sim_debugfs_adapter_add(struct cxb_sim_adapter *ad)
 	fdir = debugfs_create_dir("fault", ad->ddir);
 	debugfs_create_file_unsafe("dma_map_fail", 0600, fdir,
 				   &ad->dma_map_fail, &cxb_sim_knob_fops);
+	debugfs_create_file_unsafe("dma_map_fail_nth", 0600, fdir,
+				   &ad->dma_map_fail_nth, &cxb_sim_knob_fops);
 	debugfs_create_file_unsafe("dma_map_failed", 0444, fdir,
 				   &ad->dma_map_failed, &cxb_sim_atomic64_fops);
 	debugfs_create_file_unsafe("engine_delay_us", 0600, fdir,

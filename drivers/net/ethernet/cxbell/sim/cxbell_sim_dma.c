@@ -305,8 +305,13 @@ static dma_addr_t cxb_sim_map_page(struct device *dev, struct page *page,
 	dma_addr_t iova;
 	u64 t0;
 
-	/* fault: the IOMMU is out of space */
-	if (cxb_sim_fault_hit(&ad->dma_map_fail)) {
+	/* fault: the IOMMU is out of space; or this send buffer's map is
+	 * the one chosen to fail (receive maps do not count: they come
+	 * whenever the peer's refill needs a page)
+	 */
+	if (cxb_sim_fault_hit(&ad->dma_map_fail) ||
+	    (dir == DMA_TO_DEVICE && atomic_read(&ad->dma_map_fail_nth) > 0 &&
+	     !atomic_dec_if_positive(&ad->dma_map_fail_nth))) {
 		atomic64_inc(&ad->dma_map_failed);
 		return DMA_MAPPING_ERROR;
 	}
