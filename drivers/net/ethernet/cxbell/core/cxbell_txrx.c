@@ -243,7 +243,7 @@ netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	u32 headlen = skb_headlen(skb);
 	struct mlx4_wqe_ctrl_seg *ctrl;
 	bool xmit_more, send_db, bf;
-	u32 ds, nr_txbb, idx, prod;
+	u32 ds, nr_txbb, idx, prod, pad;
 	struct cxb_tx_info *info;
 	bool stopped = false;
 	__be32 srcrb, op_own;
@@ -268,16 +268,23 @@ netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	}
 	nr_txbb = cxb_mlx4_ds_to_txbbs(ds);
 
+	/* A WQE that would cross the ring end goes to index 0, behind a NOP
+	 * padding the TXBBs up to the end.
+	 */
 	prod = ring->prod;
 	idx = prod & ring->size_mask;
+	pad = 0;
 	if (unlikely(idx + nr_txbb > ring->size)) {
-		cxb_tx_post_nop(ring, prod, ring->size - idx);
-		prod += ring->size - idx;
+		pad = ring->size - idx;
 		idx = 0;
 	}
 	ctrl = ring->buf + (idx << CXB_MLX4_TXBB_SHIFT);
 	info = &ring->tx_info[idx];
 
+	/* Segments first, at their final place: a failed mapping must leave
+	 * nothing owned by the device (mlx4_en, en_tx.c, also maps before it
+	 * writes an owner bit).
+	 */
 	if (inl) {
 		cxb_tx_write_inline(ctrl, skb);
 		info->map0_len = 0;
@@ -286,6 +293,11 @@ netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 					(struct mlx4_wqe_data_seg *)(ctrl + 1),
 					headlen, nr_frags))) {
 		goto drop;
+	}
+	/* The WQE will be posted: now the pad may be handed over. */
+	if (unlikely(pad)) {
+		cxb_tx_post_nop(ring, prod, pad);
+		prod += pad;
 	}
 	info->skb = skb;
 	info->nr_txbb = nr_txbb;

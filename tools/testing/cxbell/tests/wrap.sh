@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The cx3 send ring around its end, with exact counts. Port 0 of sim
+# adapter 1 sends with pktgen to port 1 (one channel each, 64-TXBB send
+# ring, inline engine, BQL limit_min raised so only the stack's burst
+# decides xmit_more). pktgen "frags 0" sends 1-TXBB WQEs (ctrl + one data
+# segment), "frags 3" 2-TXBB ones (ctrl + linear + 3 fragments).
+#
+#   wrap_nop_map_fail (blueflame off, doorbell_opt 0): from prod 0, 61
+#     1-TXBB packets (prod 61), then one burst of two 2-TXBB packets: the
+#     first at 61, the second needs the wrap NOP at 63 and goes to index 0
+#     of the next lap, and its first DMA map fails (sim
+#     fault/dma_map_fail_nth 5: the first packet maps 4 buffers); the
+#     drop ends the burst and rings for the first. Then three 1-TXBB
+#     packets: at 63, 0, 1. Nothing of the dropped packet may be left
+#     owned in the ring:
+#       sent == 61 + 2 + 3, tx_dropped == 1, sim dma_map_failed == 1
+#       tx_packets == sim tx_frames == peer rx_packets == 65
+#       sim violations == 0, stranded == 0
+. /cxbell/lib.sh
+
+SIM=$CXB_DBG/cxbell_sim1
+PG=/proc/net/pktgen
+
+ktap_plan 3
+no_ipv6
+
+setup()
+{
+	cxb_pktgen_pair || return 1
+	ethtool -G "$p0" tx 64 || return 1
+	wait_until 5 carrier_up || { ktap_diag "no carrier after -G"; return 1; }
+	sim_engine 1 inline
+}
+
+# A send ring created anew: prod 0, checked by nothing being fetched.
+fresh_ring()
+{
+	sim_reset 1
+	ethtool -G "$p0" tx 128 && ethtool -G "$p0" tx 64 || return 1
+	wait_until 5 carrier_up || { ktap_diag "no carrier after -G"; return 1; }
+	sleep 0.2
+	eq "$(sim_ctr 1 0 wqes_fetched)" 0 "WQEs fetched since the ring was created" &&
+	echo 1000000 >"/sys/class/net/$p0/queues/tx-0/byte_queue_limits/limit_min"
+}
+
+policy()
+{
+	ethtool --set-priv-flags "$p0" blueflame "$1" &&
+	echo "$2" >"/sys/class/net/$p0/doorbell_opt"
+}
+
+# pg COUNT BURST FRAGS [SIZE]: one pktgen run on port 0, adds to sent.
+pg()
+{
+	pktgen_dev "$p0" "$1" "$2" "$mac" "${4:-200}" 0 10.0.0.2 &&
+	pgset "$PG/$p0" "frags $3" || return 1
+	renice 19 -p "$(pidof kpktgend_0)" >/dev/null 2>&1
+	pgset $PG/pgctrl start || return 1
+	pktgen_wait "$PG/$p0"
+	grep -q '^Result: OK' "$PG/$p0" || {
+		ktap_diag "pktgen: $(grep '^Result' "$PG/$p0")"; return 1; }
+	sent=$((sent + $(sed -n 's/^ *pkts-sofar: *\([0-9]*\).*/\1/p' "$PG/$p0")))
+	pgset $PG/kpktgend_0 rem_device_all
+}
+
+# The sim sent $1 frames since snapshot b and the peer got them.
+delivered() { [ $(($(sim_ctr 1 0 tx_frames) - b_s0_tx_frames)) -ge "$1" ] &&
+	      [ $(($(cxb_stat "$p1" rx_packets) - b_r_rx_packets)) -ge "$1" ]; }
+
+snap_all()
+{
+	pair_snap "$1"
+	eval "${1}_failed=$(cat "$SIM/fault/dma_map_failed")"
+}
+
+wrap_nop_map_fail()
+{
+	policy off 0 && fresh_ring || return 1
+	snap_all b
+	sent=0
+	pg 61 1 0 || return 1
+	wait_until 5 delivered 61
+	echo 5 >"$SIM/fault/dma_map_fail_nth" || return 1
+	pg 2 2 3 || return 1
+	wait_until 5 delivered 62
+	pg 3 1 0 || return 1
+	wait_until 2 delivered 65
+	sleep 0.3
+	snap_all a
+	ktap_diag "sent $sent tx_packets $(pair_d d_tx_packets)" \
+		"tx_dropped $(pair_d d_tx_dropped) sim tx_frames $(pair_d s0_tx_frames)" \
+		"wqes_fetched $(pair_d s0_wqes_fetched) peer rx $(pair_d r_rx_packets)" \
+		"map failed $((a_failed - b_failed))" \
+		"violations $(pair_d s0_violations) stranded $(pair_d s0_stranded)"
+	rc=0
+	eq "$sent" 66 "pktgen sent" || rc=1
+	eq "$((a_failed - b_failed))" 1 "sim dma_map_failed" || rc=1
+	eq "$(cat "$SIM/fault/dma_map_fail_nth")" 0 "dma_map_fail_nth after" || rc=1
+	eq "$(pair_d d_tx_dropped)" 1 "tx_dropped" || rc=1
+	eq "$(pair_d d_tx_packets)" 65 "tx_packets" || rc=1
+	eq "$(pair_d s0_tx_frames)" 65 "sim tx_frames" || rc=1
+	eq "$(pair_d r_rx_packets)" 65 "peer rx_packets" || rc=1
+	pair_sim_zero violations stranded || rc=1
+	return $rc
+}
+
+ktap_ok setup setup || ktap_finish
+ktap_ok wrap_nop_map_fail wrap_nop_map_fail
+ktap_ok teardown_dma_live_zero cxb_pktgen_teardown
+ktap_finish
