@@ -200,6 +200,7 @@ enum cxb_sim_cnt {
 	CXB_SIM_C_BF_WRITES,		/* BlueFlame writes (not doorbells) */
 	CXB_SIM_C_BF_INELIGIBLE,	/* too large, past ring end, mid-burst */
 	CXB_SIM_C_BF_MISMATCH,		/* carried copy != ring memory */
+	CXB_SIM_C_BF_LAYOUT_BY_DB,	/* BF-layout WQE read from memory */
 	CXB_SIM_C_WQES_FETCHED,		/* announced, BlueFlame copies too */
 	CXB_SIM_C_INLINE_WQES,		/* SENDs with inline data executed */
 	CXB_SIM_C_CQES_WRITTEN,

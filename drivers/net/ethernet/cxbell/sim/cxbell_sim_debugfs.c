@@ -45,6 +45,7 @@ static const char * const cxb_sim_cnt_names[CXB_SIM_NR_CNT] = {
 	[CXB_SIM_C_BF_WRITES]		= "bf_writes",
 	[CXB_SIM_C_BF_INELIGIBLE]	= "bf_ineligible",
 	[CXB_SIM_C_BF_MISMATCH]		= "bf_mismatch",
+	[CXB_SIM_C_BF_LAYOUT_BY_DB]	= "bf_layout_by_doorbell",
 	[CXB_SIM_C_WQES_FETCHED]	= "wqes_fetched",
 	[CXB_SIM_C_INLINE_WQES]		= "inline_wqes",
 	[CXB_SIM_C_CQES_WRITTEN]	= "cqes_written",

@@ -83,10 +83,23 @@ static bool cxb_sim_wqe_plausible(struct cxb_sim_sq *sq, u32 idx,
 	       (idx & (sq->size - 1)) + cxb_mlx4_ds_to_txbbs(ds) <= sq->size;
 }
 
-/* Fetch the WQE at @announced from ring memory: true if the device owns
- * it and it fits the ring. Caller holds sq->lock.
+/* A WQE at @idx in BlueFlame layout: the QP number in the VLAN fields,
+ * the ring index in owner_opcode (wqe/mlx4.h).
  */
-static bool cxb_sim_sq_fetch_one(struct cxb_sim_sq *sq)
+static bool cxb_sim_wqe_bf_layout(struct cxb_sim_sq *sq, u32 idx,
+				  const struct mlx4_wqe_ctrl_seg *ctrl)
+{
+	return cxb_mlx4_bf_qpn_to_qpn(ctrl->qpn_vlan.bf_qpn) == sq->qpn &&
+	       cxb_mlx4_bf_owner_idx(ctrl->owner_opcode) ==
+	       (idx & CXB_MLX4_BF_IDX_MASK);
+}
+
+/* Fetch the WQE at @announced from ring memory: true if the device owns
+ * it and it fits the ring. @carried: the ring index (low 16 bits) of the
+ * WQE a BlueFlame write being handled carries, or -1. Caller holds
+ * sq->lock.
+ */
+static bool cxb_sim_sq_fetch_one(struct cxb_sim_sq *sq, int carried)
 {
 	struct cxb_sim_port *port = sq->port;
 	struct mlx4_wqe_ctrl_seg ctrl;
@@ -103,15 +116,24 @@ static bool cxb_sim_sq_fetch_one(struct cxb_sim_sq *sq)
 	n = cxb_sim_wqe_txbbs(&ctrl);
 	if (idx + n - sq->done > sq->size)
 		return false;
+	/* mlx4_en (en_tx.c) writes this layout only for a WQE it posts
+	 * through BlueFlame at once; the device reads the ring copy of
+	 * such a WQE only when it dropped the BlueFlame write.
+	 */
+	if (cxb_sim_wqe_bf_layout(sq, idx, &ctrl) &&
+	    carried != (int)(idx & CXB_MLX4_BF_IDX_MASK))
+		cxb_sim_inc(port, CXB_SIM_C_BF_LAYOUT_BY_DB);
 	sq->announced = idx + n;
 	cxb_sim_inc(port, CXB_SIM_C_WQES_FETCHED);
 	return true;
 }
 
-/* Doorbell: fetch forward from @announced. Caller holds sq->lock. */
-static void cxb_sim_sq_fetch(struct cxb_sim_sq *sq)
+/* Doorbell: fetch forward from @announced (@carried as above). Caller
+ * holds sq->lock.
+ */
+static void cxb_sim_sq_fetch(struct cxb_sim_sq *sq, int carried)
 {
-	while (cxb_sim_sq_fetch_one(sq))
+	while (cxb_sim_sq_fetch_one(sq, carried))
 		;
 	/* the rest of a WQE is read after the owner bit that covers it */
 	dma_rmb();
@@ -609,7 +631,7 @@ void cxb_sim_sq_doorbell(struct cxb_sim_sq *sq)
 	if (sq->dead)
 		goto out;
 	sq->last_active = jiffies;
-	cxb_sim_sq_fetch(sq);
+	cxb_sim_sq_fetch(sq, -1);
 	cxb_sim_sq_kick(sq);
 out:
 	spin_unlock_bh(&sq->lock);
@@ -705,14 +727,14 @@ void cxb_sim_sq_bf(struct cxb_sim_sq *sq, const void *wqe, unsigned int len)
 		goto out;
 	sq->last_active = jiffies;
 	if (!cxb_sim_bf_usable(sq, ctrl, len, &idx)) {
-		cxb_sim_sq_fetch(sq);
+		cxb_sim_sq_fetch(sq, cxb_mlx4_bf_owner_idx(ctrl->owner_opcode));
 		goto kick;
 	}
 	ds = cxb_sim_wqe_ds(ctrl);
 	n = cxb_mlx4_ds_to_txbbs(ds);
 
 	/* the WQEs before the carried one come from ring memory */
-	while ((s32)(idx - sq->announced) > 0 && cxb_sim_sq_fetch_one(sq))
+	while ((s32)(idx - sq->announced) > 0 && cxb_sim_sq_fetch_one(sq, -1))
 		;
 	dma_rmb();
 	if (sq->announced != idx) {
@@ -741,7 +763,7 @@ void cxb_sim_sq_bf(struct cxb_sim_sq *sq, const void *wqe, unsigned int len)
 
 	if (!cxb_sim_bf_make_room(sq)) {
 		/* paused: fetch it from ring memory (checked equal) */
-		cxb_sim_sq_fetch(sq);
+		cxb_sim_sq_fetch(sq, idx & CXB_MLX4_BF_IDX_MASK);
 		goto kick;
 	}
 	bf = cxb_sim_bf_at(sq, sq->bf_tail++);
