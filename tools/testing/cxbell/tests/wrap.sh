@@ -17,12 +17,25 @@
 #       sent == 61 + 2 + 3, tx_dropped == 1, sim dma_map_failed == 1
 #       tx_packets == sim tx_frames == peer rx_packets == 65
 #       sim violations == 0, stranded == 0
+#   bf_layout_deferred (blueflame on, doorbell_opt 1, deferred engine):
+#     BF_COUNT 60-byte 1-TXBB packets, burst 1. Doorbell avoidance defers
+#     most doorbells to a completion; a WQE whose doorbell is deferred
+#     must not be in BlueFlame layout, which only a BlueFlame write may
+#     announce:
+#       sim bf_layout_by_doorbell == 0, tx_doorbell_deferred > 0,
+#       tx_blueflame > 0 (the first packet finds nothing outstanding)
+#       sent == BF_COUNT == tx_packets == peer rx_packets
+#       sim doorbells == tx_doorbells, bf_writes == tx_blueflame
+#       tx_packets == (tx_doorbells - tx_doorbell_by_completion)
+#                     + tx_blueflame + tx_xmit_more + tx_doorbell_deferred
+#       sim violations, stranded, bf_ineligible, bf_mismatch == 0
 . /cxbell/lib.sh
 
 SIM=$CXB_DBG/cxbell_sim1
 PG=/proc/net/pktgen
+BF_COUNT=3000
 
-ktap_plan 3
+ktap_plan 4
 no_ipv6
 
 setup()
@@ -105,7 +118,42 @@ wrap_nop_map_fail()
 	return $rc
 }
 
+bf_layout_deferred()
+{
+	policy on 1 || return 1
+	sim_engine 1 deferred || return 1
+	pair_snap b
+	sent=0
+	pg "$BF_COUNT" 1 0 60 || return 1
+	wait_until 10 pair_rx_done "$sent"
+	sleep 0.3
+	pair_snap a
+	sim_engine 1 inline
+	tx=$(pair_d d_tx_packets) db=$(pair_d d_tx_doorbells) bf=$(pair_d d_tx_blueflame)
+	xm=$(pair_d d_tx_xmit_more) dfr=$(pair_d d_tx_doorbell_deferred)
+	bc=$(pair_d d_tx_doorbell_by_completion)
+	ktap_diag "sent $sent tx $tx peer rx $(pair_d r_rx_packets);" \
+		"doorbells $db (sim $(pair_d s0_doorbells), by completion $bc)" \
+		"blueflame $bf (sim $(pair_d s0_bf_writes)) xmit_more $xm" \
+		"deferred $dfr; sim bf_layout_by_doorbell $(pair_d s0_bf_layout_by_doorbell)"
+	rc=0
+	eq "$(pair_d s0_bf_layout_by_doorbell)" 0 "sim bf_layout_by_doorbell" || rc=1
+	[ "$dfr" -gt 0 ] || { ktap_diag "tx_doorbell_deferred: got $dfr, want > 0"; rc=1; }
+	[ "$bf" -gt 0 ] || { ktap_diag "tx_blueflame: got $bf, want > 0"; rc=1; }
+	eq "$sent" "$BF_COUNT" "pktgen sent" || rc=1
+	eq "$tx" "$sent" "tx_packets vs sent" || rc=1
+	eq "$(pair_d r_rx_packets)" "$sent" "peer rx_packets vs sent" || rc=1
+	eq "$(pair_d s0_doorbells)" "$db" "sim doorbells vs tx_doorbells" || rc=1
+	eq "$(pair_d s0_bf_writes)" "$bf" "sim bf_writes vs tx_blueflame" || rc=1
+	eq "$tx" $((db - bc + bf + xm + dfr)) \
+		"tx_packets vs (doorbells - by_completion) + blueflame + xmit_more + deferred" ||
+		rc=1
+	pair_sim_zero violations stranded bf_ineligible bf_mismatch || rc=1
+	return $rc
+}
+
 ktap_ok setup setup || ktap_finish
 ktap_ok wrap_nop_map_fail wrap_nop_map_fail
+ktap_ok bf_layout_deferred bf_layout_deferred
 ktap_ok teardown_dma_live_zero cxb_pktgen_teardown
 ktap_finish

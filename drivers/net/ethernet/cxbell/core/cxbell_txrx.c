@@ -235,6 +235,18 @@ static __always_inline bool cxb_tx_defer_doorbell(struct cxb_tx_ring *ring)
 	return false;
 }
 
+/* Would cxb_tx_defer_doorbell() defer the doorbell of a WQE ending at
+ * @end? The same tests, without side effects, before the WQE is built.
+ */
+static __always_inline bool cxb_tx_may_defer(const struct cxb_tx_ring *ring,
+					     u32 end)
+{
+	u32 bell = READ_ONCE(ring->prod_bell);
+
+	return end - bell < ring->db_limit &&
+	       (s32)(bell - READ_ONCE(ring->cons)) > 0;
+}
+
 netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct cxb_priv *priv = netdev_priv(dev);
@@ -328,6 +340,18 @@ netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	 */
 	bf = send_db && ring->bf_on &&
 	     (nr_txbb << CXB_MLX4_TXBB_SHIFT) <= ring->bf_size;
+	/* Nor if doorbell avoidance will defer it: a plain doorbell would
+	 * announce it later, and mlx4_en (en_tx.c) never leaves a WQE in
+	 * that layout without its BlueFlame write. With BlueFlame on, all
+	 * else that moves prod_bell holds this queue's xmit lock, and cons
+	 * only closes on prod_bell: a doorbell found due here is still due
+	 * when cxb_tx_defer_doorbell() decides, below. The converse does
+	 * not hold (a completion may come in between): then the plain
+	 * layout gets a plain doorbell.
+	 */
+	if (bf && unlikely(ring->db_opt & CXB_DB_OPT_AVOID) &&
+	    cxb_tx_may_defer(ring, prod + nr_txbb))
+		bf = false;
 	if (bf) {
 		/* cxb_mlx4_bf_qpn(), from the pre-swapped doorbell value */
 		ctrl->qpn_vlan.bf_qpn = ring->doorbell_qpn | cpu_to_be32(ds);
