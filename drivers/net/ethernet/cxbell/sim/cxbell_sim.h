@@ -202,6 +202,8 @@ enum cxb_sim_cnt {
 	CXB_SIM_C_BF_MISMATCH,		/* carried copy != ring memory */
 	CXB_SIM_C_BF_LAYOUT_BY_DB,	/* BF-layout WQE read from memory */
 	CXB_SIM_C_WQES_FETCHED,		/* announced, BlueFlame copies too */
+	CXB_SIM_C_NOP_WQES,		/* cx3 NOP WQEs executed */
+	CXB_SIM_C_NOP_NO_NEC,		/* of them without the NEC bit */
 	CXB_SIM_C_INLINE_WQES,		/* SENDs with inline data executed */
 	CXB_SIM_C_CQES_WRITTEN,
 	CXB_SIM_C_IRQS,

@@ -148,7 +148,7 @@ static unsigned int cxb_sim_sq_gather(struct cxb_sim_sq *sq, u32 idx,
 	unsigned int end = ds * CXB_MLX4_DS_SIZE, off = CXB_MLX4_DS_SIZE;
 	struct cxb_sim_port *port = sq->port;
 	u8 *frame = sq->frame + CXB_SIM_FRAME_PAD;
-	unsigned int i, next, len = 0;
+	unsigned int i, next, len = 0, inl_len = 0;
 	bool inl = false;
 	u32 bc;
 
@@ -175,6 +175,7 @@ static unsigned int cxb_sim_sq_gather(struct cxb_sim_sq *sq, u32 idx,
 			memcpy(frame + len, sq->wqe.b + off + CXB_MLX4_INLINE_HDR,
 			       bc);
 			len += bc;
+			inl_len += bc;
 			inl = true;
 			continue;
 		}
@@ -203,6 +204,12 @@ static unsigned int cxb_sim_sq_gather(struct cxb_sim_sq *sq, u32 idx,
 	if (len < ETH_HLEN) {
 		cxb_sim_violation(port, "SQ %#x WQE %u: %u-byte frame",
 				  sq->qpn, idx, len);
+		return 0;
+	}
+	/* the stock driver pads less (mlx4_en, en_tx.c: MIN_PKT_LEN) */
+	if (inl && inl_len < CXB_MLX4_INLINE_MIN) {
+		cxb_sim_violation(port, "SQ %#x WQE %u: %u bytes inline, under %u",
+				  sq->qpn, idx, inl_len, CXB_MLX4_INLINE_MIN);
 		return 0;
 	}
 	if (inl)
@@ -435,6 +442,12 @@ static void cxb_sim_sq_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
 		if (!bf)
 			cxb_sim_pcie_read(port, CXB_SIM_PCIE_DESC,
 					  (n - 1) * CXB_MLX4_TXBB_SIZE);
+		if (op == MLX4_OPCODE_NOP) {
+			cxb_sim_inc(port, CXB_SIM_C_NOP_WQES);
+			if (!(ctrl->owner_opcode &
+			      cpu_to_be32(MLX4_WQE_CTRL_NEC)))
+				cxb_sim_inc(port, CXB_SIM_C_NOP_NO_NEC);
+		}
 		if (op == MLX4_OPCODE_SEND &&
 		    (ctrl->srcrb_flags & cpu_to_be32(MLX4_WQE_CTRL_CQ_UPDATE)) &&
 		    cxb_sim_sq_err_due(sq)) {

@@ -86,6 +86,10 @@
 #define CXB_MLX4_INLINE_HDR	4U	/* sizeof(struct mlx4_wqe_inline_seg) */
 #define CXB_MLX4_INLINE_FIRST_MAX 44U	/* 64 - ctrl - inline header */
 #define CXB_MLX4_INLINE_SEG_MAX	60U	/* 64 - inline header */
+/* Least inline data a WQE carries: shorter frames are padded with zeros
+ * (mlx4_en, en_tx.c: MIN_PKT_LEN).
+ */
+#define CXB_MLX4_INLINE_MIN	17U
 /* Most inline bytes a WQE of CXB_MLX4_MAX_WQE_TXBBS TXBBs carries (464). */
 #define CXB_MLX4_INLINE_MAX	(CXB_MLX4_INLINE_FIRST_MAX + \
 				 (CXB_MLX4_MAX_WQE_TXBBS - 1) * \
