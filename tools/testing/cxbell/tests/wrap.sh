@@ -16,6 +16,14 @@
 #     owned in the ring:
 #       sent == 61 + 2 + 3, tx_dropped == 1, sim dma_map_failed == 1
 #       tx_packets == sim tx_frames == peer rx_packets == 65
+#       sim violations == 0, stranded == 0, nop_wqes == 0 (the packet
+#       at 63 fits: no pad)
+#   wrap_nop_nec (blueflame off, doorbell_opt 0): from prod 0, 63 1-TXBB
+#     packets, then one 2-TXBB packet: a NOP pads index 63, the WQE goes
+#     to index 0:
+#       sim nop_wqes == 1, nop_without_nec == 0 (mlx4_ib set
+#       MLX4_WQE_CTRL_NEC on its NOPs: no error completion for them)
+#       sent == tx_packets == sim tx_frames == peer rx_packets == 64
 #       sim violations == 0, stranded == 0
 #   bf_layout_deferred (blueflame on, doorbell_opt 1, deferred engine):
 #     BF_COUNT 60-byte 1-TXBB packets, burst 1. Doorbell avoidance defers
@@ -35,7 +43,7 @@ SIM=$CXB_DBG/cxbell_sim1
 PG=/proc/net/pktgen
 BF_COUNT=3000
 
-ktap_plan 4
+ktap_plan 5
 no_ipv6
 
 setup()
@@ -115,6 +123,32 @@ wrap_nop_map_fail()
 	eq "$(pair_d s0_tx_frames)" 65 "sim tx_frames" || rc=1
 	eq "$(pair_d r_rx_packets)" 65 "peer rx_packets" || rc=1
 	pair_sim_zero violations stranded || rc=1
+	eq "$(pair_d s0_nop_wqes)" 0 "sim nop_wqes" || rc=1
+	return $rc
+}
+
+wrap_nop_nec()
+{
+	policy off 0 && fresh_ring || return 1
+	pair_snap b
+	sent=0
+	pg 63 1 0 || return 1
+	wait_until 5 delivered 63
+	pg 1 1 3 || return 1
+	wait_until 5 delivered 64
+	sleep 0.3
+	pair_snap a
+	ktap_diag "sent $sent tx_packets $(pair_d d_tx_packets)" \
+		"sim tx_frames $(pair_d s0_tx_frames) nop_wqes $(pair_d s0_nop_wqes)" \
+		"nop_without_nec $(pair_d s0_nop_without_nec) peer rx $(pair_d r_rx_packets)"
+	rc=0
+	eq "$(pair_d s0_nop_wqes)" 1 "sim nop_wqes" || rc=1
+	eq "$(pair_d s0_nop_without_nec)" 0 "sim nop_without_nec" || rc=1
+	eq "$sent" 64 "pktgen sent" || rc=1
+	for c in d_tx_packets s0_tx_frames r_rx_packets; do
+		eq "$(pair_d $c)" 64 "$c" || rc=1
+	done
+	pair_sim_zero violations stranded || rc=1
 	return $rc
 }
 
@@ -154,6 +188,7 @@ bf_layout_deferred()
 
 ktap_ok setup setup || ktap_finish
 ktap_ok wrap_nop_map_fail wrap_nop_map_fail
+ktap_ok wrap_nop_nec wrap_nop_nec
 ktap_ok bf_layout_deferred bf_layout_deferred
 ktap_ok teardown_dma_live_zero cxb_pktgen_teardown
 ktap_finish

@@ -100,7 +100,9 @@ static inline void cxb_set_data_seg(struct mlx4_wqe_data_seg *dseg,
 }
 
 /* Fill the TXBBs from @idx to the ring end with one NOP WQE that asks for
- * no completion; the completion of the next real WQE frees it.
+ * no completion, nor an error completion (NEC: mlx4_ib set it on its
+ * NOPs, for firmware 2.2.232 and later, MLX4_FW_VER_WQE_CTRL_NEC); the
+ * completion of the next real WQE frees it.
  */
 static void cxb_tx_post_nop(struct cxb_tx_ring *ring, u32 prod, u32 nr_txbb)
 {
@@ -121,7 +123,7 @@ static void cxb_tx_post_nop(struct cxb_tx_ring *ring, u32 prod, u32 nr_txbb)
 	ctrl->srcrb_flags = 0;
 	ctrl->imm = 0;
 	dma_wmb();
-	ctrl->owner_opcode = cpu_to_be32(MLX4_OPCODE_NOP |
+	ctrl->owner_opcode = cpu_to_be32(MLX4_OPCODE_NOP | MLX4_WQE_CTRL_NEC |
 					 cxb_mlx4_owner(prod, ring->size));
 }
 
