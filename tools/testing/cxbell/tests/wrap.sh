@@ -37,13 +37,21 @@
 #       tx_packets == (tx_doorbells - tx_doorbell_by_completion)
 #                     + tx_blueflame + tx_xmit_more + tx_doorbell_deferred
 #       sim violations, stranded, bf_ineligible, bf_mismatch == 0
+#   inline_short_LEN (tx-copybreak 64, blueflame on, doorbell_opt 0): 10
+#     raw frames of LEN = 14, 15, 16, 17 bytes (rawsend): each one inline
+#     WQE padded to 17 bytes of inline data (mlx4_en: MIN_PKT_LEN):
+#       tx_packets == tx_inline == sim inline_wqes == sim tx_frames
+#       == peer rx_packets == 10, sim tx_bytes == 10 * 17,
+#       sim violations == 0
 . /cxbell/lib.sh
 
 SIM=$CXB_DBG/cxbell_sim1
 PG=/proc/net/pktgen
 BF_COUNT=3000
+SHORT_LENS="14 15 16 17"
+SHORT_COUNT=10
 
-ktap_plan 5
+ktap_plan $((5 + 4))
 no_ipv6
 
 setup()
@@ -186,9 +194,36 @@ bf_layout_deferred()
 	return $rc
 }
 
+inline_short()
+{
+	len=$1
+	policy on 0 || return 1
+	ethtool --set-tunable "$p0" tx-copybreak 64 || return 1
+	pair_snap b
+	out=$(rawsend "$p0" "$mac" "$len" "$SHORT_COUNT") || {
+		ktap_diag "rawsend: $out"; return 1; }
+	wait_until 5 pair_rx_done "$SHORT_COUNT"
+	sleep 0.2
+	pair_snap a
+	ktap_diag "$len bytes: tx_packets $(pair_d d_tx_packets)" \
+		"tx_inline $(pair_d d_tx_inline) sim inline_wqes $(pair_d s0_inline_wqes)" \
+		"tx_frames $(pair_d s0_tx_frames) tx_bytes $(pair_d s0_tx_bytes)" \
+		"peer rx $(pair_d r_rx_packets) violations $(pair_d s0_violations)"
+	rc=0
+	for c in d_tx_packets d_tx_inline s0_inline_wqes s0_tx_frames r_rx_packets; do
+		eq "$(pair_d $c)" "$SHORT_COUNT" "$c" || rc=1
+	done
+	eq "$(pair_d s0_tx_bytes)" $((SHORT_COUNT * 17)) "sim tx_bytes" || rc=1
+	pair_sim_zero violations stranded || rc=1
+	return $rc
+}
+
 ktap_ok setup setup || ktap_finish
 ktap_ok wrap_nop_map_fail wrap_nop_map_fail
 ktap_ok wrap_nop_nec wrap_nop_nec
 ktap_ok bf_layout_deferred bf_layout_deferred
+for l in $SHORT_LENS; do
+	ktap_ok "inline_short_$l" inline_short "$l"
+done
 ktap_ok teardown_dma_live_zero cxb_pktgen_teardown
 ktap_finish

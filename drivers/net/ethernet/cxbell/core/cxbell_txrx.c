@@ -128,13 +128,25 @@ static void cxb_tx_post_nop(struct cxb_tx_ring *ring, u32 prod, u32 nr_txbb)
 }
 
 /* Copy the packet into inline segments (wqe/mlx4.h: none crosses a
- * 64-byte boundary). DS is cxb_mlx4_inline_ds(skb->len).
+ * 64-byte boundary). DS is cxb_mlx4_inline_ds() of at least
+ * CXB_MLX4_INLINE_MIN bytes.
  */
 static void cxb_tx_write_inline(struct mlx4_wqe_ctrl_seg *ctrl,
 				const struct sk_buff *skb)
 {
 	u32 off = 0, left = skb->len, i;
 
+	/* Zero padding up to the least the device takes inline, all in
+	 * the first segment (mlx4_en, en_tx.c: MIN_PKT_LEN).
+	 */
+	if (unlikely(left < CXB_MLX4_INLINE_MIN)) {
+		struct mlx4_wqe_inline_seg *inl = (void *)(ctrl + 1);
+
+		skb_copy_bits(skb, 0, inl + 1, left);
+		memset((void *)(inl + 1) + left, 0, CXB_MLX4_INLINE_MIN - left);
+		inl->byte_count = cxb_mlx4_inline_bc(CXB_MLX4_INLINE_MIN);
+		return;
+	}
 	for (i = 0; left; i++) {
 		struct mlx4_wqe_inline_seg *inl =
 			(void *)ctrl + cxb_mlx4_inline_seg_off(i);
@@ -269,7 +281,7 @@ netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 
 	inl = skb->len <= ring->inline_max;
 	if (inl) {
-		ds = cxb_mlx4_inline_ds(skb->len);
+		ds = cxb_mlx4_inline_ds(max(skb->len, CXB_MLX4_INLINE_MIN));
 	} else {
 		ds = 1 + nr_frags + !!headlen;
 		if (unlikely(ds > CXB_MLX4_MAX_DS)) {
