@@ -17,7 +17,12 @@
 #       sent == 61 + 2 + 3, tx_dropped == 1, sim dma_map_failed == 1
 #       tx_packets == sim tx_frames == peer rx_packets == 65
 #       sim violations == 0, stranded == 0, nop_wqes == 0 (the packet
-#       at 63 fits: no pad)
+#       at 63 fits: no pad), and the doorbell identity of doorbell.sh
+#       with the drop's doorbell (cxbell.rst: counted in tx_doorbells):
+#       tx_packets + 1 == (tx_doorbells - tx_doorbell_by_completion)
+#                     + tx_blueflame + tx_xmit_more + tx_doorbell_deferred
+#   wrap_nop_map_fail_bf_opt1: the same with blueflame on and doorbell
+#     avoidance (doorbell_opt 1): the same counts, no bf_ineligible
 #   wrap_nop_nec (blueflame off, doorbell_opt 0): from prod 0, 63 1-TXBB
 #     packets, then one 2-TXBB packet: a NOP pads index 63, the WQE goes
 #     to index 0:
@@ -51,7 +56,7 @@ BF_COUNT=3000
 SHORT_LENS="14 15 16 17"
 SHORT_COUNT=10
 
-ktap_plan $((5 + 4))
+ktap_plan $((6 + 4))
 no_ipv6
 
 setup()
@@ -103,9 +108,10 @@ snap_all()
 	eval "${1}_failed=$(cat "$SIM/fault/dma_map_failed")"
 }
 
+# wrap_nop_map_fail [BLUEFLAME DOORBELL_OPT]
 wrap_nop_map_fail()
 {
-	policy off 0 && fresh_ring || return 1
+	policy "${1:-off}" "${2:-0}" && fresh_ring || return 1
 	snap_all b
 	sent=0
 	pg 61 1 0 || return 1
@@ -130,8 +136,14 @@ wrap_nop_map_fail()
 	eq "$(pair_d d_tx_packets)" 65 "tx_packets" || rc=1
 	eq "$(pair_d s0_tx_frames)" 65 "sim tx_frames" || rc=1
 	eq "$(pair_d r_rx_packets)" 65 "peer rx_packets" || rc=1
-	pair_sim_zero violations stranded || rc=1
+	pair_sim_zero violations stranded bf_ineligible bf_mismatch || rc=1
 	eq "$(pair_d s0_nop_wqes)" 0 "sim nop_wqes" || rc=1
+	# The drop that ended the burst rang once, for the packet before it.
+	eq $(($(pair_d d_tx_packets) + 1)) $(($(pair_d d_tx_doorbells) -
+		$(pair_d d_tx_doorbell_by_completion) + $(pair_d d_tx_blueflame) +
+		$(pair_d d_tx_xmit_more) + $(pair_d d_tx_doorbell_deferred))) \
+		"tx_packets + 1 vs (doorbells - by_completion) + blueflame + xmit_more + deferred" ||
+		rc=1
 	return $rc
 }
 
@@ -220,6 +232,7 @@ inline_short()
 
 ktap_ok setup setup || ktap_finish
 ktap_ok wrap_nop_map_fail wrap_nop_map_fail
+ktap_ok wrap_nop_map_fail_bf_opt1 wrap_nop_map_fail on 1
 ktap_ok wrap_nop_nec wrap_nop_nec
 ktap_ok bf_layout_deferred bf_layout_deferred
 for l in $SHORT_LENS; do
