@@ -168,6 +168,10 @@ struct cxb_tx_ring {
 	 * taken, or netpoll): the next poll rings it even without a CQE.
 	 */
 	bool db_retry;
+	/* Completion doorbells only under the xmit lock: BlueFlame on or
+	 * cx5; raised before xmit may use BlueFlame, under RTNL.
+	 */
+	bool db_locked;
 
 	/* Dirtied by ndo_start_xmit; the first line is the hot state */
 	u32 prod ____cacheline_aligned_in_smp;

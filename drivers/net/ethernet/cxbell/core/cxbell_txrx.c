@@ -465,7 +465,7 @@ cxb_tx_completion_doorbell(struct cxb_tx_ring *ring, int budget)
 
 	if (!READ_ONCE(ring->db_pending))
 		return true;
-	if (READ_ONCE(ring->bf_on) || ring->gen == CXB_GEN_CX5) {
+	if (READ_ONCE(ring->db_locked)) {
 		/* xmit may sit between the owner bit and the BlueFlame copy of
 		 * a WQE: a doorbell now would announce it before its BF post.
 		 * Ring with xmit excluded instead. An mlx5 doorbell names the
