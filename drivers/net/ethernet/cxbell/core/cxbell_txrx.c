@@ -469,10 +469,13 @@ cxb_tx_completion_doorbell(struct cxb_tx_ring *ring, int budget)
 		/* xmit may sit between the owner bit and the BlueFlame copy of
 		 * a WQE: a doorbell now would announce it before its BF post.
 		 * Ring with xmit excluded instead. An mlx5 doorbell names the
-		 * last WQE xmit posted: the same. Never wait for the lock: a
-		 * CPU in xmit may be polling us (netpoll, budget 0, IRQs off)
-		 * with the lock held; mlx4_en and mlx5e (their en_tx.c) take
-		 * no xmit lock in their completion handlers either.
+		 * last WQE xmit posted: the same. Never wait for the lock:
+		 * netpoll polls us (budget 0) with IRQs off, maybe owning the
+		 * console, which an IRQ on the lock holder may be waiting for;
+		 * and a poll nested in the holder's own xmit (softirqs run by
+		 * a bottom-half enable there) would spin on itself. mlx4_en
+		 * and mlx5e (their en_tx.c) take no xmit lock in their
+		 * completion handlers.
 		 */
 		if (!budget || !__netif_tx_trylock(ring->txq)) {
 			WRITE_ONCE(ring->db_retry, true);
