@@ -164,6 +164,14 @@ struct cxb_tx_ring {
 	u64 doorbell_by_completion;
 	u64 err_cqes;
 	bool err_seen;			/* an error CQE: reset pending */
+	/* A deferred doorbell an earlier poll could not ring (xmit lock
+	 * taken, or netpoll): the next poll rings it even without a CQE.
+	 */
+	bool db_retry;
+	/* Completion doorbells only under the xmit lock: BlueFlame on or
+	 * cx5; raised before xmit may use BlueFlame, under RTNL.
+	 */
+	bool db_locked;
 
 	/* Dirtied by ndo_start_xmit; the first line is the hot state */
 	u32 prod ____cacheline_aligned_in_smp;
@@ -411,9 +419,10 @@ void cxb_tx_err_cqe(struct cxb_channel *ch, u16 wqe_index, u8 syndrome,
 int cxb_rx_ring_fill(struct cxb_rx_ring *ring, gfp_t gfp);
 void cxb_rx_ring_drain(struct cxb_rx_ring *ring);
 bool cxb_tx_defer_doorbell_gen(struct cxb_tx_ring *ring);
+bool cxb_tx_retry_doorbell(struct cxb_tx_ring *ring, int budget);
 bool cxb_tx_complete_finish_gen(struct cxb_tx_ring *ring, struct cxb_cq *cq,
 				u32 ci, __be32 ci_rec, u32 ncqe, u32 cons,
-				u32 pkts, u32 bytes, bool napi);
+				u32 pkts, u32 bytes, int budget, bool napi);
 
 /* TXBBs (cx3) or WQEBBs (cx5) free between @prod and @cons. */
 static inline u32 cxb_tx_free(const struct cxb_tx_ring *ring, u32 prod,

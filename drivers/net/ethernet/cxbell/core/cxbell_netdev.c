@@ -85,6 +85,8 @@ static void cxb_tx_ring_set_policy(struct cxb_priv *priv,
 				   struct cxb_tx_ring *ring)
 {
 	ring->bf_on = priv->bf_on && ring->bf_reg;
+	/* Raising it on a live ring is cxb_apply_tx_policy()'s: it did. */
+	WRITE_ONCE(ring->db_locked, ring->bf_on || ring->gen == CXB_GEN_CX5);
 	ring->inline_max = priv->tx_copybreak;
 	ring->db_limit = min(priv->tx_frames, ring->size / 4);
 	WRITE_ONCE(ring->db_opt, priv->db_opt);
@@ -152,9 +154,26 @@ static int cxb_tx_create(struct cxb_priv *priv, struct cxb_channel *ch)
 /* Apply a changed doorbell policy to the running rings, under traffic. */
 void cxb_apply_tx_policy(struct cxb_priv *priv)
 {
+	bool sync = false;
 	unsigned int i;
 
 	ASSERT_RTNL();
+	/* Completion doorbells go under the xmit lock before xmit may use
+	 * BlueFlame: a completion that read db_locked clear runs in NAPI
+	 * (BHs off) or netpoll (IRQs off), an RCU read-side section either
+	 * way, so after synchronize_net() none still rings without the lock.
+	 * Lowered only with bf_on cleared, under the lock.
+	 */
+	for (i = 0; priv->ch && i < priv->num_ch; i++) {
+		struct cxb_tx_ring *ring = &priv->ch[i]->tx;
+
+		if (priv->bf_on && ring->bf_reg && !ring->db_locked) {
+			WRITE_ONCE(ring->db_locked, true);
+			sync = true;
+		}
+	}
+	if (sync)
+		synchronize_net();
 	for (i = 0; priv->ch && i < priv->num_ch; i++) {
 		struct cxb_tx_ring *ring = &priv->ch[i]->tx;
 

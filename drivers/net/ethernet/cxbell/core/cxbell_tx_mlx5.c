@@ -449,10 +449,11 @@ bool cxb_mlx5_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 	}
 
 	if (!ncqe)
-		return true;
+		return likely(!READ_ONCE(ring->db_retry)) || !napi ||
+		       cxb_tx_retry_doorbell(ring, budget);
 	return cxb_tx_complete_finish_gen(ring, cq, ci,
 					  cpu_to_be32(ci & CXB_MLX5_CI_MASK),
-					  ncqe, cons, pkts, bytes, napi);
+					  ncqe, cons, pkts, bytes, budget, napi);
 }
 
 /* ---- Ring life cycle -------------------------------------------------- */

@@ -53,6 +53,7 @@ void cxb_tx_ring_init(struct cxb_tx_ring *ring)
 	ring->watch_cons = 0;
 	ring->watch_prod = 0;
 	ring->err_seen = false;
+	ring->db_retry = false;
 }
 
 /* The helpers the cx5 path shares through the wrappers below are forced
@@ -227,7 +228,9 @@ cxb_tx_map(struct cxb_tx_ring *ring, struct sk_buff *skb,
  * then reads db_pending (both with a full barrier in between), so at least
  * one of them sees the other's write: either xmit sees that nothing is
  * outstanding and rings itself, or completion sees the pending flag and
- * rings for everything posted so far.
+ * rings for everything posted so far. If that ring needs the xmit lock and
+ * cannot have it (taken, or netpoll), the completion side keeps the duty:
+ * db_pending stays set and db_retry makes a later poll ring it, CQE or not.
  */
 static __always_inline bool cxb_tx_defer_doorbell(struct cxb_tx_ring *ring)
 {
@@ -500,35 +503,48 @@ bool cxb_tx_kick_stalled(struct cxb_tx_ring *ring)
 	return true;
 }
 
-/* Completion side of doorbell avoidance: ring for what xmit deferred. */
-static __always_inline void
-cxb_tx_completion_doorbell(struct cxb_tx_ring *ring)
+/* Completion side of doorbell avoidance: ring for what xmit deferred.
+ * Returns false if a deferred doorbell is left for a later poll
+ * (db_retry): the xmit lock it needs was taken, or @budget is 0.
+ */
+static __always_inline bool
+cxb_tx_completion_doorbell(struct cxb_tx_ring *ring, int budget)
 {
 	u32 bell, prod;
 	bool rang;
 
 	if (!READ_ONCE(ring->db_pending))
-		return;
-	if (READ_ONCE(ring->bf_on) || ring->gen == CXB_GEN_CX5) {
+		return true;
+	if (READ_ONCE(ring->db_locked)) {
 		/* xmit may sit between the owner bit and the BlueFlame copy of
 		 * a WQE: a doorbell now would announce it before its BF post.
 		 * Ring with xmit excluded instead. An mlx5 doorbell names the
-		 * last WQE xmit posted: the same.
+		 * last WQE xmit posted: the same. Never wait for the lock:
+		 * netpoll polls us (budget 0) with IRQs off, maybe owning the
+		 * console, which an IRQ on the lock holder may be waiting for;
+		 * and a poll nested in the holder's own xmit (softirqs run by
+		 * a bottom-half enable there) would spin on itself. mlx4_en
+		 * and mlx5e (their en_tx.c) take no xmit lock in their
+		 * completion handlers.
 		 */
-		__netif_tx_lock(ring->txq, smp_processor_id());
+		if (!budget || !__netif_tx_trylock(ring->txq)) {
+			WRITE_ONCE(ring->db_retry, true);
+			return false;
+		}
+		WRITE_ONCE(ring->db_retry, false);
 		rang = cxb_tx_ring_deferred_locked(ring);
 		__netif_tx_unlock(ring->txq);
 		if (rang)
 			goto count;
-		return;
+		return true;
 	}
 	if (!xchg(&ring->db_pending, false))
-		return;
+		return true;
 	bell = READ_ONCE(ring->prod_bell);
 	/* Pairs with the release in xmit: WQEs below prod are owned. */
 	prod = smp_load_acquire(&ring->prod);
 	if (bell == prod)
-		return;
+		return true;
 	/* With a plain store two racing ringers may move prod_bell back;
 	 * that only costs an extra doorbell later (see cxbell.rst). With
 	 * cmpxchg the loser knows the winner's doorbell covers its WQEs.
@@ -536,13 +552,26 @@ cxb_tx_completion_doorbell(struct cxb_tx_ring *ring)
 	if (READ_ONCE(ring->db_opt) & CXB_DB_OPT_PLAIN)
 		WRITE_ONCE(ring->prod_bell, prod);
 	else if (cmpxchg(&ring->prod_bell, bell, prod) != bell)
-		return;
+		return true;
 	cxb_tx_ring_doorbell(ring);
 count:
 	/* Reported within tx_doorbells too (cxb_get_tx_stats()). */
 	u64_stats_update_begin(&ring->cstats_sync);
 	ring->doorbell_by_completion++;
 	u64_stats_update_end(&ring->cstats_sync);
+	return true;
+}
+
+/* A poll (of either generation) that found no CQE while db_retry is set:
+ * ring the deferred doorbell an earlier poll had to leave. db_pending is
+ * still set unless someone rang since. Returns false while it stays left.
+ */
+bool cxb_tx_retry_doorbell(struct cxb_tx_ring *ring, int budget)
+{
+	if (!budget)
+		return true;
+	WRITE_ONCE(ring->db_retry, false);
+	return cxb_tx_completion_doorbell(ring, budget);
 }
 
 /* Stamp the TXBBs of a freed WQE but its first (the ctrl keeps its owner). */
@@ -610,12 +639,12 @@ void cxb_tx_err_cqe(struct cxb_channel *ch, u16 wqe_index, u8 syndrome,
  * @cons from @ncqe CQEs: record the CQ's consumer index (@ci, as the
  * device wants it in @ci_rec), publish cons, feed BQL, wake the queue and
  * ring what doorbell avoidance deferred. Returns true when all pending
- * completions were handled.
+ * completions were handled and no deferred doorbell is left for later.
  */
 static __always_inline bool
 cxb_tx_complete_finish(struct cxb_tx_ring *ring, struct cxb_cq *cq, u32 ci,
 		       __be32 ci_rec, u32 ncqe, u32 cons, u32 pkts, u32 bytes,
-		       bool napi)
+		       int budget, bool napi)
 {
 	cq->ci = ci;
 	*cq->db_rec = ci_rec;
@@ -638,19 +667,22 @@ cxb_tx_complete_finish(struct cxb_tx_ring *ring, struct cxb_cq *cq, u32 ci,
 		ring->wake_queue++;
 		u64_stats_update_end(&ring->cstats_sync);
 	}
-	/* Only a poll that completed something rings a deferred doorbell. */
-	if (napi)
-		cxb_tx_completion_doorbell(ring);
+	/* Only a poll that completed something rings a deferred doorbell
+	 * (or one that retries what an earlier poll had to leave). Left
+	 * for later: not done, so NAPI polls again.
+	 */
+	if (napi && !cxb_tx_completion_doorbell(ring, budget))
+		return false;
 	return ncqe < CXB_TX_CQ_BUDGET;
 }
 
 /* The cx5 completion walk's copy of it (cxbell_tx_mlx5.c). */
 bool cxb_tx_complete_finish_gen(struct cxb_tx_ring *ring, struct cxb_cq *cq,
 				u32 ci, __be32 ci_rec, u32 ncqe, u32 cons,
-				u32 pkts, u32 bytes, bool napi)
+				u32 pkts, u32 bytes, int budget, bool napi)
 {
 	return cxb_tx_complete_finish(ring, cq, ci, ci_rec, ncqe, cons, pkts,
-				      bytes, napi);
+				      bytes, budget, napi);
 }
 
 /* Returns true when all pending TX completions were handled. @napi false:
@@ -696,10 +728,11 @@ static bool cxb_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 	}
 
 	if (!ncqe)
-		return true;
+		return likely(!READ_ONCE(ring->db_retry)) || !napi ||
+		       cxb_tx_retry_doorbell(ring, budget);
 	return cxb_tx_complete_finish(ring, cq, ci,
 				      cpu_to_be32(ci & CXB_MLX4_CI_MASK), ncqe,
-				      cons, pkts, bytes, napi);
+				      cons, pkts, bytes, budget, napi);
 }
 
 /* Handle the completions a stopped device wrote. Queue disabled. */

@@ -335,7 +335,7 @@ struct cxb_sim_bf {
 };
 
 struct cxb_sim_sq {
-	spinlock_t lock;	/* the TX engine of this queue */
+	spinlock_t lock;	/* the TX engine of this queue; IRQ-safe */
 	struct cxb_sim_port *port;
 	struct cxb_sim_cq *cq;
 	struct cxb_sim_uar *uar;
@@ -541,7 +541,7 @@ void cxb_sim_port_resume_peer(struct cxb_sim_port *port);
 void cxb_sim_port_pause_init(struct cxb_sim_port *port);
 void cxb_sim_port_pause_stop(struct cxb_sim_port *port);
 bool cxb_sim_sq_wire(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass);
-void cxb_sim_sq_kick(struct cxb_sim_sq *sq);
+void cxb_sim_sq_kick(struct cxb_sim_sq *sq, unsigned long flags);
 
 /* cxbell_sim_mlx5.c */
 void cxb_sim_mlx5_send_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,

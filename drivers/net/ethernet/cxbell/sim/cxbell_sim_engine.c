@@ -488,6 +488,7 @@ static void cxb_sim_sq_work(struct work_struct *work)
 {
 	struct cxb_sim_sq *sq = container_of(work, struct cxb_sim_sq, work);
 	unsigned int delay = atomic_read(&sq->port->ad->engine_delay_us);
+	unsigned long flags;
 	bool more;
 	u64 t0;
 
@@ -497,12 +498,12 @@ static void cxb_sim_sq_work(struct work_struct *work)
 	do {
 		t0 = ktime_get_ns();
 		rcu_read_lock();
-		spin_lock_bh(&sq->lock);
+		spin_lock_irqsave(&sq->lock, flags);
 		if (!sq->dead)
 			cxb_sim_sq_run(sq, CXB_SIM_DEFER_BUDGET);
 		more = !sq->dead && !sq->paused && !sq->error &&
 		       sq->done != sq->announced;
-		spin_unlock_bh(&sq->lock);
+		spin_unlock_irqrestore(&sq->lock, flags);
 		rcu_read_unlock();
 		cxb_sim_add(sq->port, CXB_SIM_C_ENGINE_NS, ktime_get_ns() - t0);
 		cond_resched();
@@ -515,11 +516,12 @@ static void cxb_sim_sq_work(struct work_struct *work)
 static void cxb_sim_sq_resume(struct cxb_sim_sq *sq)
 {
 	u64 t0 = ktime_get_ns();
+	unsigned long flags;
 
-	spin_lock_bh(&sq->lock);
+	spin_lock_irqsave(&sq->lock, flags);
 	if (!sq->dead)
 		cxb_sim_sq_run(sq, UINT_MAX);
-	spin_unlock_bh(&sq->lock);
+	spin_unlock_irqrestore(&sq->lock, flags);
 	cxb_sim_add(sq->port, CXB_SIM_C_ENGINE_NS, ktime_get_ns() - t0);
 }
 
@@ -528,12 +530,13 @@ static bool cxb_sim_sq_try_held(struct cxb_sim_sq *sq)
 {
 	struct cxb_sim_pass pass = { .n = 0 };
 	bool ok = false;
+	unsigned long flags;
 
-	spin_lock_bh(&sq->lock);
+	spin_lock_irqsave(&sq->lock, flags);
 	if (!sq->dead && sq->paused)
 		ok = cxb_sim_sq_unpause(sq, &pass);
 	cxb_sim_pass_end(&pass);
-	spin_unlock_bh(&sq->lock);
+	spin_unlock_irqrestore(&sq->lock, flags);
 	return ok;
 }
 
@@ -550,6 +553,7 @@ void cxb_sim_port_resume(struct cxb_sim_port *port)
 	DECLARE_BITMAP(run, CXB_SIM_NR_UARS);
 	unsigned int i, k, start;
 	struct cxb_sim_sq *sq;
+	unsigned long flags;
 
 	if (!atomic_read(&port->paused_sqs))
 		return;
@@ -562,10 +566,10 @@ void cxb_sim_port_resume(struct cxb_sim_port *port)
 		if (!sq || !READ_ONCE(sq->paused))
 			continue;
 		if (READ_ONCE(port->ad->engine) != CXB_SIM_ENGINE_INLINE) {
-			spin_lock_bh(&sq->lock);
+			spin_lock_irqsave(&sq->lock, flags);
 			if (!sq->dead)
 				queue_work(cxb_sim_wq, &sq->work);
-			spin_unlock_bh(&sq->lock);
+			spin_unlock_irqrestore(&sq->lock, flags);
 		} else if (cxb_sim_sq_try_held(sq)) {
 			__set_bit(i, run);
 		}
@@ -625,13 +629,17 @@ void cxb_sim_sq_init(struct cxb_sim_sq *sq)
 }
 
 /* Execute what was announced, now or in the work item; a paused engine
- * waits for a resume trigger.
+ * waits for a resume trigger. @flags: the caller's, from taking sq->lock.
+ * A register write with interrupts off (netpoll: netconsole, maybe in
+ * hard-IRQ context) leaves even the inline engine's run to the work item:
+ * delivery into the peer's receive queue takes locks softirqs hold.
  */
-void cxb_sim_sq_kick(struct cxb_sim_sq *sq)
+void cxb_sim_sq_kick(struct cxb_sim_sq *sq, unsigned long flags)
 {
 	if (sq->paused || sq->error || sq->done == sq->announced)
 		return;
-	if (READ_ONCE(sq->port->ad->engine) == CXB_SIM_ENGINE_INLINE)
+	if (READ_ONCE(sq->port->ad->engine) == CXB_SIM_ENGINE_INLINE &&
+	    !irqs_disabled_flags(flags))
 		cxb_sim_sq_run(sq, UINT_MAX);
 	else
 		queue_work(cxb_sim_wq, &sq->work);
@@ -640,14 +648,16 @@ void cxb_sim_sq_kick(struct cxb_sim_sq *sq)
 /* A send doorbell for @sq. Caller is in an RCU section. */
 void cxb_sim_sq_doorbell(struct cxb_sim_sq *sq)
 {
-	spin_lock_bh(&sq->lock);
+	unsigned long flags;
+
+	spin_lock_irqsave(&sq->lock, flags);
 	if (sq->dead)
 		goto out;
 	sq->last_active = jiffies;
 	cxb_sim_sq_fetch(sq, -1);
-	cxb_sim_sq_kick(sq);
+	cxb_sim_sq_kick(sq, flags);
 out:
-	spin_unlock_bh(&sq->lock);
+	spin_unlock_irqrestore(&sq->lock, flags);
 }
 
 /* Can the WQE carried in a BlueFlame write (@ctrl, @len bytes written) be
@@ -733,9 +743,10 @@ void cxb_sim_sq_bf(struct cxb_sim_sq *sq, const void *wqe, unsigned int len)
 	struct mlx4_wqe_ctrl_seg next;
 	unsigned int ds, n;
 	struct cxb_sim_bf *bf;
+	unsigned long flags;
 	u32 idx;
 
-	spin_lock_bh(&sq->lock);
+	spin_lock_irqsave(&sq->lock, flags);
 	if (sq->dead)
 		goto out;
 	sq->last_active = jiffies;
@@ -786,9 +797,9 @@ void cxb_sim_sq_bf(struct cxb_sim_sq *sq, const void *wqe, unsigned int len)
 	sq->announced = idx + n;
 	cxb_sim_inc(port, CXB_SIM_C_WQES_FETCHED);
 kick:
-	cxb_sim_sq_kick(sq);
+	cxb_sim_sq_kick(sq, flags);
 out:
-	spin_unlock_bh(&sq->lock);
+	spin_unlock_irqrestore(&sq->lock, flags);
 }
 
 /* sq_destroy: stop the engine. On return no engine pass is running or
@@ -796,13 +807,15 @@ out:
  */
 void cxb_sim_sq_stop(struct cxb_sim_sq *sq)
 {
-	spin_lock_bh(&sq->lock);
+	unsigned long flags;
+
+	spin_lock_irqsave(&sq->lock, flags);
 	sq->dead = true;
 	if (sq->paused) {
 		sq->paused = false;
 		atomic_dec(&sq->port->paused_sqs);
 	}
-	spin_unlock_bh(&sq->lock);
+	spin_unlock_irqrestore(&sq->lock, flags);
 	/* nothing queues the work once dead is seen */
 	cancel_work_sync(&sq->work);
 }
@@ -901,6 +914,7 @@ static bool cxb_sim_stranded_scan(struct cxb_sim_adapter *ad, bool confirm)
 {
 	struct cxb_sim_port *port;
 	struct cxb_sim_sq *sq;
+	unsigned long flags;
 	unsigned int p, i;
 	bool ready = false;
 
@@ -913,7 +927,7 @@ static bool cxb_sim_stranded_scan(struct cxb_sim_adapter *ad, bool confirm)
 			sq = rcu_dereference(port->uar[i].sq);
 			if (!sq)
 				continue;
-			spin_lock_bh(&sq->lock);
+			spin_lock_irqsave(&sq->lock, flags);
 			if (!confirm)
 				sq->stranded_ready =
 					cxb_sim_sq_check_stranded(sq, false);
@@ -922,7 +936,7 @@ static bool cxb_sim_stranded_scan(struct cxb_sim_adapter *ad, bool confirm)
 			ready |= sq->stranded_ready;
 			if (confirm)
 				sq->stranded_ready = false;
-			spin_unlock_bh(&sq->lock);
+			spin_unlock_irqrestore(&sq->lock, flags);
 		}
 	}
 	rcu_read_unlock();

@@ -84,6 +84,7 @@ void cxb_sim_mlx5_send_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
 	struct cxb_sim_sq *sq = rcu_dereference(uar->sq);
 	struct mlx5_wqe_ctrl_seg ctrl = {};
 	unsigned int ds;
+	unsigned long flags;
 	u16 idx16, pc16;
 	__be32 rec;
 	u32 pc;
@@ -101,7 +102,7 @@ void cxb_sim_mlx5_send_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
 				  cxb_mlx5_ctrl_qpn(&ctrl), uar - port->uar);
 		return;
 	}
-	spin_lock_bh(&sq->lock);
+	spin_lock_irqsave(&sq->lock, flags);
 	if (sq->dead)
 		goto out;
 	sq->last_active = jiffies;
@@ -122,9 +123,9 @@ void cxb_sim_mlx5_send_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
 		cxb_sim_violation(port, "SQ %#x doorbell names WQE %u DS %u, doorbell record %u",
 				  sq->qpn, idx16, ds, pc16);
 	sq->announced = pc;
-	cxb_sim_sq_kick(sq);
+	cxb_sim_sq_kick(sq, flags);
 out:
-	spin_unlock_bh(&sq->lock);
+	spin_unlock_irqrestore(&sq->lock, flags);
 }
 
 /* Gather the segment at *@off of the WQE in sq->wqe into the frame at

@@ -4,8 +4,9 @@
  * decoding of register writes.
  *
  * Context: open/close/set_mtu and the create/destroy operations may sleep
- * (process context). mmio_notify runs in process or softirq context, bottom
- * halves possibly disabled, hard interrupts enabled. link_up: any context.
+ * (process context). mmio_notify runs in any context: process or softirq,
+ * and with interrupts off, also in hard-IRQ context (netpoll). link_up: any
+ * context.
  *
  * Register page layout (see cxbell_sim.h): UAR page u of a port is at
  * regs + 2 * u * PAGE_SIZE, its BlueFlame page right after it; UAR pages
