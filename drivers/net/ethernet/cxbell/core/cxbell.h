@@ -393,6 +393,11 @@ struct cxb_priv {
 	struct work_struct reset_work;	/* recover from a TX fault */
 	struct delayed_work watch_work;	/* stalled send queues */
 	bool port_open;
+	/* A reset is for the datapath it was asked for: dp_gen counts the
+	 * teardowns (RTNL), reset_gen is dp_gen when the reset was asked.
+	 */
+	u32 dp_gen;
+	u32 reset_gen;
 };
 
 /* cxbell_txrx.c */

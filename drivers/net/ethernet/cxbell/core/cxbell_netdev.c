@@ -440,6 +440,9 @@ static int cxb_datapath_up(struct cxb_priv *priv)
 		 */
 		smp_store_release(&priv->xdp_ch, chs);
 	}
+	/* cxb_datapath_down() stopped the stall watch; an open port has it */
+	if (priv->port_open)
+		schedule_delayed_work(&priv->watch_work, CXB_WATCH_PERIOD);
 	return 0;
 
 err_free:
@@ -454,6 +457,11 @@ static void cxb_datapath_down(struct cxb_priv *priv)
 	struct cxb_channel **chs = priv->ch;
 	unsigned int i;
 
+	/* The stall watch rings send doorbells: it stops before the first
+	 * send queue goes (it never takes RTNL, so waiting is safe here).
+	 * cxb_datapath_up() starts it again.
+	 */
+	cancel_delayed_work_sync(&priv->watch_work);
 	/* A failed restart left no datapath */
 	if (!chs)
 		return;
@@ -468,6 +476,13 @@ static void cxb_datapath_down(struct cxb_priv *priv)
 	for (i = 0; i < priv->num_ch; i++)
 		napi_disable(&chs[i]->napi);
 	netif_tx_disable(priv->netdev);
+	/* A reset asked for by these channels (no poll or xmit runs any
+	 * more) is void: the work takes RTNL, so it cannot be waited for
+	 * here; a pending one is dropped, a running one sees the new
+	 * generation (cxb_reset_work()).
+	 */
+	WRITE_ONCE(priv->dp_gen, priv->dp_gen + 1);
+	cancel_work(&priv->reset_work);
 	for (i = 0; i < priv->num_ch; i++) {
 		struct cxb_channel *ch = chs[i];
 
@@ -703,8 +718,12 @@ static void cxb_reset_work(struct work_struct *work)
 	int err;
 
 	rtnl_lock();
-	/* Gone down meanwhile: the next open starts clean anyway. */
-	if (!netif_running(dev) || !priv->ch)
+	/* Gone down or rebuilt meanwhile (ifdown, reconfiguration, another
+	 * reset): the channels that asked are gone, the ones there now are
+	 * fresh.
+	 */
+	if (!netif_running(dev) || !priv->ch ||
+	    READ_ONCE(priv->reset_gen) != priv->dp_gen)
 		goto out;
 	cxb_datapath_down(priv);
 	err = cxb_datapath_up(priv);
@@ -738,6 +757,7 @@ static void cxb_watch_work(struct work_struct *work)
 
 void cxb_schedule_reset(struct cxb_priv *priv)
 {
+	WRITE_ONCE(priv->reset_gen, READ_ONCE(priv->dp_gen));
 	schedule_work(&priv->reset_work);
 }
 
