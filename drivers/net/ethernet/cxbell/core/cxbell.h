@@ -348,7 +348,16 @@ struct cxb_xdp_sq {
 };
 
 /* One interrupt vector's worth: a TX and an RX queue, one NAPI. */
+/* What a set of channels is built for (cxb_channels_alloc()) */
+struct cxb_dp_cfg {
+	unsigned int num_ch;
+	unsigned int tx_ring_size;	/* TXBBs */
+	unsigned int rx_ring_size;
+	unsigned int mtu;		/* sizes the receive buffers */
+};
+
 struct cxb_channel {
+	struct cxb_dp_cfg cfg;
 	struct cxb_tx_ring tx;
 	struct cxb_rx_ring rx;
 	struct cxb_cq tx_cq;
@@ -401,6 +410,11 @@ struct cxb_priv {
 	struct work_struct reset_work;	/* recover from a TX fault */
 	struct delayed_work watch_work;	/* stalled send queues */
 	bool port_open;
+	/* A reset is for the datapath it was asked for: dp_gen counts the
+	 * teardowns (RTNL), reset_gen is dp_gen when the reset was asked.
+	 */
+	u32 dp_gen;
+	u32 reset_gen;
 };
 
 /* cxbell_txrx.c */
@@ -503,7 +517,8 @@ void cxb_mlx5_tx_free(struct cxb_priv *priv, struct cxb_tx_ring *ring);
 int cxb_netdev_create(struct cxb_adev *cadev);
 void cxb_netdev_destroy(struct cxb_adev *cadev);
 int cxb_reconfigure(struct cxb_priv *priv, unsigned int num_ch,
-		    unsigned int tx_size, unsigned int rx_size);
+		    unsigned int tx_size, unsigned int rx_size,
+		    struct netlink_ext_ack *extack);
 void cxb_get_tx_stats(const struct cxb_tx_ring *ring, struct cxb_tx_stats *s);
 void cxb_get_rx_stats(const struct cxb_rx_ring *ring, struct cxb_rx_stats *s);
 void cxb_apply_tx_policy(struct cxb_priv *priv);
@@ -511,8 +526,9 @@ void cxb_schedule_reset(struct cxb_priv *priv);
 u64 cxb_port_rx_dropped(struct cxb_priv *priv);
 
 /* cxbell_netdev.c, shared with cxbell_xdp.c */
-int cxb_cq_create(struct cxb_priv *priv, struct cxb_channel *ch,
-		  struct cxb_cq *cq, u32 entries, u32 cqe_size);
+int cxb_cq_alloc(struct cxb_priv *priv, struct cxb_channel *ch,
+		 struct cxb_cq *cq, u32 entries, u32 cqe_size);
+int cxb_cq_activate(struct cxb_priv *priv, struct cxb_cq *cq);
 void cxb_cq_destroy(struct cxb_priv *priv, struct cxb_cq *cq);
 
 /* cxbell_xdp.c */
@@ -535,7 +551,8 @@ bool cxb_xdp_rx(struct cxb_channel *ch, struct bpf_prog *prog,
 		struct cxb_xdp_poll *st);
 void cxb_xdp_poll_end(struct cxb_channel *ch, struct cxb_xdp_poll *st);
 bool cxb_xdp_complete(struct cxb_channel *ch, int budget, bool napi);
-int cxb_xdpsq_create(struct cxb_priv *priv, struct cxb_channel *ch);
+int cxb_xdpsq_alloc(struct cxb_priv *priv, struct cxb_channel *ch);
+int cxb_xdpsq_activate(struct cxb_priv *priv, struct cxb_channel *ch);
 void cxb_xdpsq_stop(struct cxb_priv *priv, struct cxb_channel *ch);
 void cxb_xdpsq_destroy(struct cxb_priv *priv, struct cxb_channel *ch);
 void cxb_get_xdpsq_stats(const struct cxb_xdp_sq *sq, struct cxb_tx_stats *s);

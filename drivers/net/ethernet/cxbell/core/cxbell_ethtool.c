@@ -263,11 +263,9 @@ static int cxb_set_ringparam(struct net_device *dev,
 	if (ring->tx_pending == priv->tx_ring_size &&
 	    ring->rx_pending == priv->rx_ring_size)
 		return 0;
-	err = cxb_reconfigure(priv, priv->num_ch, ring->tx_pending,
-			      ring->rx_pending);
-	if (err)
-		NL_SET_ERR_MSG_MOD(extack, "cannot allocate rings of that size");
-	return err;
+	/* on failure the extack says which step failed */
+	return cxb_reconfigure(priv, priv->num_ch, ring->tx_pending,
+			       ring->rx_pending, extack);
 }
 
 static u32 cxb_max_channels(const struct cxb_priv *priv)
@@ -301,7 +299,7 @@ static int cxb_set_channels(struct net_device *dev, struct ethtool_channels *ch)
 	if (ch->combined_count == priv->num_ch)
 		return 0;
 	return cxb_reconfigure(priv, ch->combined_count, priv->tx_ring_size,
-			       priv->rx_ring_size);
+			       priv->rx_ring_size, NULL);
 }
 
 static u32 cxb_get_priv_flags(struct net_device *dev)

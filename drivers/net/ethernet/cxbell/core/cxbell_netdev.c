@@ -11,12 +11,11 @@
 
 /* ---- Queue memory -------------------------------------------------------- */
 
-int cxb_cq_create(struct cxb_priv *priv, struct cxb_channel *ch,
-		  struct cxb_cq *cq, u32 entries, u32 cqe_size)
+/* The CQ's memory, no device object yet (cxb_cq_activate()). */
+int cxb_cq_alloc(struct cxb_priv *priv, struct cxb_channel *ch,
+		 struct cxb_cq *cq, u32 entries, u32 cqe_size)
 {
-	struct cxb_cq_params p = {};
 	u32 i;
-	int err;
 
 	cq->ch = ch;
 	cq->size = entries;
@@ -28,8 +27,10 @@ int cxb_cq_create(struct cxb_priv *priv, struct cxb_channel *ch,
 	cq->db_rec = dma_alloc_coherent(priv->dma_dev, 2 * sizeof(__be32),
 					&cq->db_dma, GFP_KERNEL);
 	if (!cq->db_rec) {
-		err = -ENOMEM;
-		goto err_buf;
+		dma_free_coherent(priv->dma_dev, entries * cqe_size, cq->buf,
+				  cq->buf_dma);
+		cq->buf = NULL;
+		return -ENOMEM;
 	}
 	/* Lap 0 entries are owned by the device: owner bit set. */
 	for (i = 0; i < entries; i++) {
@@ -38,30 +39,29 @@ int cxb_cq_create(struct cxb_priv *priv, struct cxb_channel *ch,
 		else
 			cq->buf[i].owner_sr_opcode = MLX4_CQE_OWNER_MASK;
 	}
+	return 0;
+}
+
+/* The device's CQ on the memory cxb_cq_alloc() set up. */
+int cxb_cq_activate(struct cxb_priv *priv, struct cxb_cq *cq)
+{
+	struct cxb_cq_params p = {};
+	int err;
 
 	p.buf_dma = cq->buf_dma;
 	p.db_dma = cq->db_dma;
-	p.log_entries = ilog2(entries);
-	p.cqe_size = cqe_size;
-	p.channel = ch->idx;
+	p.log_entries = ilog2(cq->size);
+	p.cqe_size = cq->cqe_size;
+	p.channel = cq->ch->idx;
 	p.comp = cxb_comp_event;
 	p.comp_ctx = cq;
 	err = priv->ops->cq_create(priv->cadev, &p, &cq->hw);
 	if (err)
-		goto err_db;
+		return err;
 	cq->cqn = cq->hw.cqn;
 	cq->db_reg = cq->hw.db_reg;
 	cq->created = true;
 	return 0;
-
-err_db:
-	dma_free_coherent(priv->dma_dev, 2 * sizeof(__be32), cq->db_rec,
-			  cq->db_dma);
-err_buf:
-	dma_free_coherent(priv->dma_dev, entries * cqe_size, cq->buf,
-			  cq->buf_dma);
-	cq->buf = NULL;
-	return err;
 }
 
 void cxb_cq_destroy(struct cxb_priv *priv, struct cxb_cq *cq)
@@ -93,12 +93,11 @@ static void cxb_tx_ring_set_policy(struct cxb_priv *priv,
 	ring->mpwqe_on = priv->mpwqe_on;
 }
 
-static int cxb_tx_create(struct cxb_priv *priv, struct cxb_channel *ch)
+/* Send ring memory; the device's SQ comes with cxb_tx_activate(). */
+static int cxb_tx_alloc(struct cxb_priv *priv, struct cxb_channel *ch)
 {
 	struct cxb_tx_ring *ring = &ch->tx;
-	u32 size = priv->tx_ring_size;
-	struct cxb_sq_params p = {};
-	int err;
+	u32 size = ch->cfg.tx_ring_size;
 
 	ring->size = size;
 	ring->size_mask = size - 1;
@@ -125,15 +124,21 @@ static int cxb_tx_create(struct cxb_priv *priv, struct cxb_channel *ch)
 	if (!ring->buf)
 		return -ENOMEM;
 	cxb_tx_ring_init(ring);
-	if (ring->gen == CXB_GEN_CX5) {
-		err = cxb_mlx5_tx_alloc(priv, ring);
-		if (err)
-			return err;
-		p.db_dma = ring->db_dma;
-	}
+	if (ring->gen == CXB_GEN_CX5)
+		return cxb_mlx5_tx_alloc(priv, ring);
+	return 0;
+}
 
+static int cxb_tx_activate(struct cxb_priv *priv, struct cxb_channel *ch)
+{
+	struct cxb_tx_ring *ring = &ch->tx;
+	struct cxb_sq_params p = {};
+	int err;
+
+	if (ring->gen == CXB_GEN_CX5)
+		p.db_dma = ring->db_dma;
 	p.buf_dma = ring->buf_dma;
-	p.log_entries = ilog2(size);
+	p.log_entries = ilog2(ring->size);
 	p.log_stride = CXB_MLX4_TXBB_SHIFT;
 	p.cqn = ch->tx_cq.cqn;
 	p.channel = ch->idx;
@@ -245,16 +250,18 @@ static int cxb_rx_pool_create(struct cxb_priv *priv, struct cxb_channel *ch)
 					  pool);
 }
 
-static int cxb_rx_create(struct cxb_priv *priv, struct cxb_channel *ch)
+/* Receive ring memory and its buffers, posted: everything that can fail
+ * for want of memory or a DMA mapping, before the device is involved.
+ */
+static int cxb_rx_alloc(struct cxb_priv *priv, struct cxb_channel *ch)
 {
 	struct cxb_rx_ring *ring = &ch->rx;
-	u32 size = priv->rx_ring_size;
-	struct cxb_rq_params p = {};
+	u32 size = ch->cfg.rx_ring_size;
 	int err;
 
 	ring->size = size;
 	ring->size_mask = size - 1;
-	ring->page_order = cxb_rx_page_order(priv->netdev->mtu);
+	ring->page_order = cxb_rx_page_order(ch->cfg.mtu);
 	ring->buf_len = (PAGE_SIZE << ring->page_order) - CXB_RX_HEADROOM -
 			SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
 	ring->lkey = priv->cadev->lkey;
@@ -278,13 +285,18 @@ static int cxb_rx_create(struct cxb_priv *priv, struct cxb_channel *ch)
 	err = cxb_rx_pool_create(priv, ch);
 	if (err)
 		return err;
-	err = cxb_rx_ring_fill(ring, GFP_KERNEL);
-	if (err)
-		return err;
+	return cxb_rx_ring_fill(ring, GFP_KERNEL);
+}
+
+static int cxb_rx_activate(struct cxb_priv *priv, struct cxb_channel *ch)
+{
+	struct cxb_rx_ring *ring = &ch->rx;
+	struct cxb_rq_params p = {};
+	int err;
 
 	p.buf_dma = ring->buf_dma;
 	p.db_dma = ring->db_dma;
-	p.log_entries = ilog2(size);
+	p.log_entries = ilog2(ring->size);
 	p.log_stride = CXB_MLX4_RX_STRIDE_SHIFT;
 	p.cqn = ch->rx_cq.cqn;
 	p.channel = ch->idx;
@@ -384,10 +396,16 @@ static void cxb_channel_free(struct cxb_priv *priv, struct cxb_channel *ch)
 	kfree(ch);
 }
 
+/* A channel's memory, its receive buffers posted, and its NAPI instance
+ * (not enabled): no device object, so a new set can be built while the
+ * old one runs. Channel i of both sets share the stack's queue i, which
+ * neither touches until it is live.
+ */
 static struct cxb_channel *cxb_channel_alloc(struct cxb_priv *priv,
-					     unsigned int idx)
+					     unsigned int idx,
+					     const struct cxb_dp_cfg *cfg)
 {
-	u32 cq_size = max(priv->tx_ring_size, priv->rx_ring_size);
+	u32 cq_size = max(cfg->tx_ring_size, cfg->rx_ring_size);
 	struct cxb_channel *ch;
 	int err;
 
@@ -396,21 +414,22 @@ static struct cxb_channel *cxb_channel_alloc(struct cxb_priv *priv,
 		return ERR_PTR(-ENOMEM);
 	ch->priv = priv;
 	ch->idx = idx;
+	ch->cfg = *cfg;
 	netif_napi_add(priv->netdev, &ch->napi, cxb_napi_poll);
 
 	/* send CQEs of the port's generation; receive CQEs are mlx4's */
-	err = cxb_cq_create(priv, ch, &ch->tx_cq, cq_size,
-			    priv->cadev->gen == CXB_GEN_CX5 ?
-			    CXB_MLX5_CQE_SIZE : CXB_MLX4_CQE_SIZE);
+	err = cxb_cq_alloc(priv, ch, &ch->tx_cq, cq_size,
+			   priv->cadev->gen == CXB_GEN_CX5 ?
+			   CXB_MLX5_CQE_SIZE : CXB_MLX4_CQE_SIZE);
 	if (!err)
-		err = cxb_cq_create(priv, ch, &ch->rx_cq, cq_size,
-				    CXB_MLX4_CQE_SIZE);
+		err = cxb_cq_alloc(priv, ch, &ch->rx_cq, cq_size,
+				   CXB_MLX4_CQE_SIZE);
 	if (!err)
-		err = cxb_tx_create(priv, ch);
+		err = cxb_tx_alloc(priv, ch);
 	if (!err)
-		err = cxb_rx_create(priv, ch);
+		err = cxb_rx_alloc(priv, ch);
 	if (!err && priv->has_xdpsq)
-		err = cxb_xdpsq_create(priv, ch);
+		err = cxb_xdpsq_alloc(priv, ch);
 	if (err) {
 		cxb_channel_free(priv, ch);
 		return ERR_PTR(err);
@@ -418,31 +437,91 @@ static struct cxb_channel *cxb_channel_alloc(struct cxb_priv *priv,
 	return ch;
 }
 
-/* Bring the datapath up with the current configuration. RTNL held. */
-static int cxb_datapath_up(struct cxb_priv *priv)
+/* The device's queues for an allocated channel; cxb_channel_free()
+ * destroys what was created if this fails.
+ */
+static int cxb_channel_activate(struct cxb_priv *priv, struct cxb_channel *ch)
 {
-	struct net_device *dev = priv->netdev;
+	int err;
+
+	err = cxb_cq_activate(priv, &ch->tx_cq);
+	if (!err)
+		err = cxb_cq_activate(priv, &ch->rx_cq);
+	if (!err)
+		err = cxb_tx_activate(priv, ch);
+	if (!err)
+		err = cxb_rx_activate(priv, ch);
+	if (!err && priv->has_xdpsq)
+		err = cxb_xdpsq_activate(priv, ch);
+	return err;
+}
+
+static void cxb_channels_free(struct cxb_priv *priv, struct cxb_channel **chs,
+			      unsigned int n)
+{
+	while (n--)
+		cxb_channel_free(priv, chs[n]);
+	kfree(chs);
+}
+
+/* Every channel of @cfg, allocated (cxb_channel_alloc()). */
+static struct cxb_channel **cxb_channels_alloc(struct cxb_priv *priv,
+					       const struct cxb_dp_cfg *cfg)
+{
 	struct cxb_channel **chs;
 	unsigned int i;
 	int err;
 
-	chs = kcalloc(priv->num_ch, sizeof(*chs), GFP_KERNEL);
+	chs = kcalloc(cfg->num_ch, sizeof(*chs), GFP_KERNEL);
 	if (!chs)
-		return -ENOMEM;
-	for (i = 0; i < priv->num_ch; i++) {
-		chs[i] = cxb_channel_alloc(priv, i);
+		return ERR_PTR(-ENOMEM);
+	for (i = 0; i < cfg->num_ch; i++) {
+		chs[i] = cxb_channel_alloc(priv, i, cfg);
 		if (IS_ERR(chs[i])) {
 			err = PTR_ERR(chs[i]);
-			goto err_free;
+			cxb_channels_free(priv, chs, i);
+			return ERR_PTR(err);
 		}
 	}
-	err = netif_set_real_num_tx_queues(dev, priv->num_ch);
-	if (!err)
-		err = netif_set_real_num_rx_queues(dev, priv->num_ch);
-	if (err)
-		goto err_free;
+	return chs;
+}
 
+static void cxb_cur_cfg(struct cxb_priv *priv, struct cxb_dp_cfg *cfg)
+{
+	cfg->num_ch = priv->num_ch;
+	cfg->tx_ring_size = priv->tx_ring_size;
+	cfg->rx_ring_size = priv->rx_ring_size;
+	cfg->mtu = priv->netdev->mtu;
+}
+
+/* Make allocated channels the datapath (none may be live): the device's
+ * queues, the stack's queue counts, then traffic. The configuration they
+ * were built for becomes the port's. On failure the caller still owns
+ * @chs (the device objects created are destroyed by cxb_channel_free()).
+ * RTNL held.
+ */
+static int cxb_datapath_start(struct cxb_priv *priv, struct cxb_channel **chs,
+			      const struct cxb_dp_cfg *cfg)
+{
+	struct net_device *dev = priv->netdev;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < cfg->num_ch; i++) {
+		err = cxb_channel_activate(priv, chs[i]);
+		if (err)
+			return err;
+	}
+	err = netif_set_real_num_tx_queues(dev, cfg->num_ch);
+	if (!err)
+		err = netif_set_real_num_rx_queues(dev, cfg->num_ch);
+	if (err)
+		return err;
+
+	priv->tx_ring_size = cfg->tx_ring_size;
+	priv->rx_ring_size = cfg->rx_ring_size;
 	spin_lock_bh(&priv->stats_lock);
+	priv->num_ch = cfg->num_ch;
 	priv->ch = chs;
 	spin_unlock_bh(&priv->stats_lock);
 
@@ -459,12 +538,26 @@ static int cxb_datapath_up(struct cxb_priv *priv)
 		 */
 		smp_store_release(&priv->xdp_ch, chs);
 	}
+	/* cxb_datapath_down() stopped the stall watch; an open port has it */
+	if (priv->port_open)
+		schedule_delayed_work(&priv->watch_work, CXB_WATCH_PERIOD);
 	return 0;
+}
 
-err_free:
-	while (i--)
-		cxb_channel_free(priv, chs[i]);
-	kfree(chs);
+/* Bring the datapath up with the current configuration. RTNL held. */
+static int cxb_datapath_up(struct cxb_priv *priv)
+{
+	struct cxb_channel **chs;
+	struct cxb_dp_cfg cfg;
+	int err;
+
+	cxb_cur_cfg(priv, &cfg);
+	chs = cxb_channels_alloc(priv, &cfg);
+	if (IS_ERR(chs))
+		return PTR_ERR(chs);
+	err = cxb_datapath_start(priv, chs, &cfg);
+	if (err)
+		cxb_channels_free(priv, chs, cfg.num_ch);
 	return err;
 }
 
@@ -473,6 +566,11 @@ static void cxb_datapath_down(struct cxb_priv *priv)
 	struct cxb_channel **chs = priv->ch;
 	unsigned int i;
 
+	/* The stall watch rings send doorbells: it stops before the first
+	 * send queue goes (it never takes RTNL, so waiting is safe here).
+	 * cxb_datapath_up() starts it again.
+	 */
+	cancel_delayed_work_sync(&priv->watch_work);
 	/* A failed restart left no datapath */
 	if (!chs)
 		return;
@@ -487,6 +585,13 @@ static void cxb_datapath_down(struct cxb_priv *priv)
 	for (i = 0; i < priv->num_ch; i++)
 		napi_disable(&chs[i]->napi);
 	netif_tx_disable(priv->netdev);
+	/* A reset asked for by these channels (no poll or xmit runs any
+	 * more) is void: the work takes RTNL, so it cannot be waited for
+	 * here; a pending one is dropped, a running one sees the new
+	 * generation (cxb_reset_work()).
+	 */
+	WRITE_ONCE(priv->dp_gen, priv->dp_gen + 1);
+	cancel_work(&priv->reset_work);
 	for (i = 0; i < priv->num_ch; i++) {
 		struct cxb_channel *ch = chs[i];
 
@@ -564,59 +669,119 @@ static int cxb_stop(struct net_device *dev)
 	return 0;
 }
 
-/* Apply a new channel count and ring sizes; a running interface gets a
- * new datapath, and on failure the old configuration back.
+/* Program the port MTU (the backend filters received frames by it). */
+static int cxb_port_set_mtu(struct cxb_priv *priv, unsigned int mtu)
+{
+	if (!priv->ops->set_mtu)
+		return 0;
+	return priv->ops->set_mtu(priv->cadev, mtu);
+}
+
+/* Replace the running datapath with one built for @cfg, in the manner of
+ * fbnic (fbnic_netdev.c, fbnic_ethtool.c) and mlx4_en
+ * (mlx4_en_try_alloc_resources(), mlx4_en_safe_replace_resources()):
+ * every ring and receive buffer of the new set is allocated while the old
+ * set runs, so a failed allocation leaves the old configuration running
+ * untouched. Only then is the old set stopped and its device queues
+ * destroyed, and the new set's created in their place (the device holds
+ * one receive queue per channel, so the two sets' device objects cannot
+ * coexist; that step allocates no ring memory). The port MTU changes in
+ * between, when no receive queue exists: a larger one never meets the
+ * smaller old buffers, a smaller one is in place before the new queues
+ * see a frame. If the device refuses the new queues, the old
+ * configuration comes back with a fresh set (a restart, as after a TX
+ * fault). RTNL held, interface running.
+ */
+static int cxb_datapath_swap(struct cxb_priv *priv, const struct cxb_dp_cfg *cfg,
+			     struct netlink_ext_ack *extack)
+{
+	struct net_device *dev = priv->netdev;
+	unsigned int old_mtu = dev->mtu;
+	struct cxb_channel **chs;
+	int err, err2;
+
+	chs = cxb_channels_alloc(priv, cfg);
+	if (IS_ERR(chs)) {
+		err = PTR_ERR(chs);
+		NL_SET_ERR_MSG_MOD(extack,
+				   "cannot allocate the new rings; the old configuration stays");
+		netdev_err(dev, "cannot allocate the new rings (%d); the old configuration stays\n",
+			   err);
+		return err;
+	}
+	cxb_datapath_down(priv);
+	if (cfg->mtu != old_mtu) {
+		err = cxb_port_set_mtu(priv, cfg->mtu);
+		if (err)
+			goto restore;
+		WRITE_ONCE(dev->mtu, cfg->mtu);
+	}
+	err = cxb_datapath_start(priv, chs, cfg);
+	if (!err)
+		return 0;
+	if (cfg->mtu != old_mtu) {
+		WRITE_ONCE(dev->mtu, old_mtu);
+		err2 = cxb_port_set_mtu(priv, old_mtu);
+		if (err2)
+			netdev_err(dev, "cannot restore the port MTU %u: %d\n",
+				   old_mtu, err2);
+	}
+restore:
+	cxb_channels_free(priv, chs, cfg->num_ch);
+	NL_SET_ERR_MSG_MOD(extack,
+			   "cannot start the new configuration; the old one is restored");
+	err2 = cxb_datapath_up(priv);
+	if (err2)
+		netdev_err(dev, "cannot start the new configuration (%d), nor restore the old one (%d): no datapath\n",
+			   err, err2);
+	else
+		netdev_err(dev, "cannot start the new configuration (%d); the old one is restored\n",
+			   err);
+	return err;
+}
+
+/* Apply a new channel count and ring sizes; a running interface swaps to
+ * a new datapath (cxb_datapath_swap()) and keeps the old one on failure.
  */
 int cxb_reconfigure(struct cxb_priv *priv, unsigned int num_ch,
-		    unsigned int tx_size, unsigned int rx_size)
+		    unsigned int tx_size, unsigned int rx_size,
+		    struct netlink_ext_ack *extack)
 {
-	unsigned int old_ch = priv->num_ch, old_tx = priv->tx_ring_size;
-	unsigned int old_rx = priv->rx_ring_size;
-	bool running = netif_running(priv->netdev);
-	int err;
+	struct cxb_dp_cfg cfg = {
+		.num_ch = num_ch,
+		.tx_ring_size = tx_size,
+		.rx_ring_size = rx_size,
+		.mtu = priv->netdev->mtu,
+	};
 
-	if (running)
-		cxb_datapath_down(priv);
+	if (netif_running(priv->netdev))
+		return cxb_datapath_swap(priv, &cfg, extack);
 	priv->num_ch = num_ch;
 	priv->tx_ring_size = tx_size;
 	priv->rx_ring_size = rx_size;
-	if (!running)
-		return 0;
-	err = cxb_datapath_up(priv);
-	if (!err)
-		return 0;
-	priv->num_ch = old_ch;
-	priv->tx_ring_size = old_tx;
-	priv->rx_ring_size = old_rx;
-	if (cxb_datapath_up(priv))
-		netdev_err(priv->netdev, "cannot restore the datapath, interface is down\n");
-	return err;
+	return 0;
 }
 
 static int cxb_change_mtu(struct net_device *dev, int new_mtu)
 {
 	struct cxb_priv *priv = netdev_priv(dev);
-	bool running = netif_running(dev);
+	struct cxb_dp_cfg cfg;
 	int err;
 
 	/* Single-page buffers while a program is attached. */
 	if (priv->xdp_prog && cxb_xdp_check_mtu(priv, new_mtu, NULL))
 		return -EINVAL;
-	if (priv->ops->set_mtu) {
-		err = priv->ops->set_mtu(priv->cadev, new_mtu);
-		if (err)
-			return err;
+	if (netif_running(dev)) {
+		cxb_cur_cfg(priv, &cfg);
+		cfg.mtu = new_mtu;
+		/* ndo_change_mtu has no extack (6.1): the log says it */
+		return cxb_datapath_swap(priv, &cfg, NULL);
 	}
-	if (running)
-		cxb_datapath_down(priv);
-	WRITE_ONCE(dev->mtu, new_mtu);
-	if (!running)
-		return 0;
-	err = cxb_datapath_up(priv);
+	err = cxb_port_set_mtu(priv, new_mtu);
 	if (err)
-		netdev_err(dev, "datapath restart after MTU change failed: %d\n",
-			   err);
-	return err;
+		return err;
+	WRITE_ONCE(dev->mtu, new_mtu);
+	return 0;
 }
 
 /* ---- Statistics ------------------------------------------------------------ */
@@ -722,8 +887,12 @@ static void cxb_reset_work(struct work_struct *work)
 	int err;
 
 	rtnl_lock();
-	/* Gone down meanwhile: the next open starts clean anyway. */
-	if (!netif_running(dev) || !priv->ch)
+	/* Gone down or rebuilt meanwhile (ifdown, reconfiguration, another
+	 * reset): the channels that asked are gone, the ones there now are
+	 * fresh.
+	 */
+	if (!netif_running(dev) || !priv->ch ||
+	    READ_ONCE(priv->reset_gen) != priv->dp_gen)
 		goto out;
 	cxb_datapath_down(priv);
 	err = cxb_datapath_up(priv);
@@ -757,6 +926,7 @@ static void cxb_watch_work(struct work_struct *work)
 
 void cxb_schedule_reset(struct cxb_priv *priv)
 {
+	WRITE_ONCE(priv->reset_gen, READ_ONCE(priv->dp_gen));
 	schedule_work(&priv->reset_work);
 }
 

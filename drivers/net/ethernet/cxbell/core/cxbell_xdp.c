@@ -166,14 +166,16 @@ bool cxb_xdp_complete(struct cxb_channel *ch, int budget, bool napi)
 	return ncqe < CXB_TX_CQ_BUDGET;
 }
 
-int cxb_xdpsq_create(struct cxb_priv *priv, struct cxb_channel *ch)
+/* The queue's memory and its CQ's; the device's objects come with
+ * cxb_xdpsq_activate().
+ */
+int cxb_xdpsq_alloc(struct cxb_priv *priv, struct cxb_channel *ch)
 {
 	struct cxb_xdp_sq *sq = &ch->xdpsq;
-	u32 size = priv->tx_ring_size, i;
-	struct cxb_sq_params p = {};
+	u32 size = ch->cfg.tx_ring_size, i;
 	int err;
 
-	err = cxb_cq_create(priv, ch, &ch->xdp_cq, size, CXB_MLX4_CQE_SIZE);
+	err = cxb_cq_alloc(priv, ch, &ch->xdp_cq, size, CXB_MLX4_CQE_SIZE);
 	if (err)
 		return err;
 
@@ -200,9 +202,21 @@ int cxb_xdpsq_create(struct cxb_priv *priv, struct cxb_channel *ch)
 	for (i = 0; i < size; i++)
 		*(__be32 *)(sq->buf + (i << CXB_MLX4_TXBB_SHIFT)) =
 			cpu_to_be32(CXB_MLX4_STAMP | CXB_MLX4_OWNER_BIT);
+	ch->rx.xdpsq = sq;
+	return 0;
+}
 
+int cxb_xdpsq_activate(struct cxb_priv *priv, struct cxb_channel *ch)
+{
+	struct cxb_xdp_sq *sq = &ch->xdpsq;
+	struct cxb_sq_params p = {};
+	int err;
+
+	err = cxb_cq_activate(priv, &ch->xdp_cq);
+	if (err)
+		return err;
 	p.buf_dma = sq->buf_dma;
-	p.log_entries = ilog2(size);
+	p.log_entries = ilog2(sq->size);
 	p.log_stride = CXB_MLX4_TXBB_SHIFT;
 	p.cqn = ch->xdp_cq.cqn;
 	p.channel = ch->idx;
@@ -212,7 +226,6 @@ int cxb_xdpsq_create(struct cxb_priv *priv, struct cxb_channel *ch)
 	sq->created = true;
 	sq->doorbell_qpn = cxb_mlx4_send_db_val(sq->hw.qpn);
 	sq->db_reg = sq->hw.db_reg;
-	ch->rx.xdpsq = sq;
 	return 0;
 }
 

@@ -188,6 +188,7 @@
 #define CXB_SIM_PASS_IRQS	8
 #define CXB_SIM_PAUSE_RETRY_US	1000	/* stopped engine: try again */
 #define CXB_SIM_MAX_DELAY_US	(10 * USEC_PER_SEC)	/* engine_delay_us */
+#define CXB_SIM_MAX_DESTROY_MS	(10 * MSEC_PER_SEC)	/* destroy_delay_ms */
 
 enum cxb_sim_engine_mode {
 	CXB_SIM_ENGINE_INLINE,
@@ -453,12 +454,15 @@ struct cxb_sim_adapter {
 	bool iommu_pt;
 	/* Fault injection (debugfs fault/): the next N streaming maps fail;
 	 * the Nth map from now of a buffer the device only reads fails; the
-	 * deferred engine waits engine_delay_us before each pass.
+	 * deferred engine waits engine_delay_us before each pass; destroying
+	 * a send queue takes destroy_delay_ms longer (a firmware command that
+	 * is slow to return, after the queue is gone).
 	 */
 	atomic_t dma_map_fail;
 	atomic_t dma_map_fail_nth;
 	atomic64_t dma_map_failed;
 	atomic_t engine_delay_us;
+	atomic_t destroy_delay_ms;
 	/* The cable between the two ports is plugged in (debugfs cable):
 	 * unplugged, neither port has link and frames on the wire are lost.
 	 */

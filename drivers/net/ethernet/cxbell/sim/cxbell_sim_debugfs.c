@@ -22,6 +22,7 @@
  *     dma_map_fail_nth          the Nth DMA_TO_DEVICE map from now fails
  *     dma_map_failed            (ro) maps failed so far
  *     engine_delay_us           deferred engine: wait before each pass
+ *     destroy_delay_ms          send queue destroy returns this much later
  *   cxbell_sim<ID>/port<P>/fault/  port fault knobs (rw, decimal; the
  *                               "next N" ones count down, 0 is off):
  *     err_cqe, err_cqe_every    next N / every Nth send completion is an
@@ -331,6 +332,13 @@ static int cxb_sim_delay_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(cxb_sim_delay_fops, cxb_sim_knob_get,
 			 cxb_sim_delay_set, "%llu\n");
 
+static int cxb_sim_destroy_delay_set(void *data, u64 val)
+{
+	return cxb_sim_knob_set_max(data, val, CXB_SIM_MAX_DESTROY_MS);
+}
+DEFINE_DEBUGFS_ATTRIBUTE(cxb_sim_destroy_delay_fops, cxb_sim_knob_get,
+			 cxb_sim_destroy_delay_set, "%llu\n");
+
 static void cxb_sim_debugfs_port_faults(struct cxb_sim_port *port)
 {
 	struct cxb_sim_fault *f = &port->fault;
@@ -442,6 +450,9 @@ void cxb_sim_debugfs_adapter_add(struct cxb_sim_adapter *ad)
 				   &ad->dma_map_failed, &cxb_sim_atomic64_fops);
 	debugfs_create_file_unsafe("engine_delay_us", 0600, fdir,
 				   &ad->engine_delay_us, &cxb_sim_delay_fops);
+	debugfs_create_file_unsafe("destroy_delay_ms", 0600, fdir,
+				   &ad->destroy_delay_ms,
+				   &cxb_sim_destroy_delay_fops);
 }
 
 /* Also removes the port directories; waits for readers to finish. */

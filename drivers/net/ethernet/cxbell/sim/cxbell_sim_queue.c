@@ -13,6 +13,7 @@
  * u = ch * CXB_SIM_UAR_PER_CH .. + CXB_SIM_UAR_PER_CH - 1 belong to channel
  * ch. Each SQ and each CQ gets a UAR page of its channel to itself.
  */
+#include <linux/delay.h>
 #include <linux/etherdevice.h>
 #include <linux/ktime.h>
 #include <linux/slab.h>
@@ -362,6 +363,7 @@ err_free:
 static void cxb_sim_sq_destroy(struct cxb_adev *cadev, struct cxb_sq_hw *hw)
 {
 	struct cxb_sim_adapter *ad = to_cxb_sim_port(cadev)->ad;
+	unsigned int delay;
 
 	if (!hw->priv)
 		return;
@@ -369,6 +371,10 @@ static void cxb_sim_sq_destroy(struct cxb_adev *cadev, struct cxb_sq_hw *hw)
 	cxb_sim_sq_destroy_obj(hw->priv);
 	mutex_unlock(&ad->lock);
 	hw->priv = NULL;
+	/* fault: the command returns late; the QP is gone already */
+	delay = atomic_read(&ad->destroy_delay_ms);
+	if (delay)
+		msleep(delay);
 }
 
 /* Receive queues */
