@@ -339,6 +339,16 @@ struct cxb_xdp_sq {
 	bool created;
 };
 
+/* The channels ndo_xdp_xmit posts to, with their number: a reader that
+ * loaded the array indexes it with the count it was built for, whatever
+ * ethtool -L does meanwhile. Freed an RCU grace period after it is
+ * unpublished (cxb_datapath_down()).
+ */
+struct cxb_xdp_chans {
+	unsigned int num;
+	struct cxb_channel *ch[];
+};
+
 /* One interrupt vector's worth: a TX and an RX queue, one NAPI. */
 struct cxb_channel {
 	struct cxb_tx_ring tx;
@@ -359,9 +369,11 @@ struct cxb_priv {
 	const struct cxb_backend_ops *ops;
 	struct device *dma_dev;
 
-	/* Datapath configuration, changed under RTNL */
+	/* Datapath configuration, changed under RTNL while every TX queue
+	 * is stopped (cxb_reconfigure()): xmit reads them unlocked
+	 */
 	struct cxb_channel **ch;	/* NULL while down */
-	unsigned int num_ch;
+	unsigned int num_ch;		/* entries of ch */
 	unsigned int tx_ring_size;	/* TXBBs */
 	unsigned int rx_ring_size;
 
@@ -386,8 +398,15 @@ struct cxb_priv {
 	bool has_xdpsq;			/* XDP send queues: XDP_TX, redirect */
 	bool xdp_db_per_packet;		/* debugfs switch */
 	/* Channels for ndo_xdp_xmit (any CPU, RCU): NULL while down */
-	struct cxb_channel **xdp_ch;
+	struct cxb_xdp_chans __rcu *xdp_chans;
 	struct dentry *ddir;
+
+	/* Packets the stack sent on a TX queue of no channel (index at or
+	 * above num_ch: pktgen keeps a queue mapping across ethtool -L),
+	 * dropped: a port counter, folded into tx_dropped. Written only
+	 * then, on its own line.
+	 */
+	atomic64_t tx_dropped_no_ring ____cacheline_aligned_in_smp;
 
 	struct work_struct link_work;
 	struct work_struct reset_work;	/* recover from a TX fault */
@@ -500,6 +519,7 @@ void cxb_get_rx_stats(const struct cxb_rx_ring *ring, struct cxb_rx_stats *s);
 void cxb_apply_tx_policy(struct cxb_priv *priv);
 void cxb_schedule_reset(struct cxb_priv *priv);
 u64 cxb_port_rx_dropped(struct cxb_priv *priv);
+u64 cxb_port_tx_dropped(struct cxb_priv *priv);
 
 /* cxbell_netdev.c, shared with cxbell_xdp.c */
 int cxb_cq_create(struct cxb_priv *priv, struct cxb_channel *ch,

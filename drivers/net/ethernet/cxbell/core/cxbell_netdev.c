@@ -403,6 +403,7 @@ static struct cxb_channel *cxb_channel_alloc(struct cxb_priv *priv,
 static int cxb_datapath_up(struct cxb_priv *priv)
 {
 	struct net_device *dev = priv->netdev;
+	struct cxb_xdp_chans *xc = NULL;
 	struct cxb_channel **chs;
 	unsigned int i;
 	int err;
@@ -410,6 +411,13 @@ static int cxb_datapath_up(struct cxb_priv *priv)
 	chs = kcalloc(priv->num_ch, sizeof(*chs), GFP_KERNEL);
 	if (!chs)
 		return -ENOMEM;
+	if (priv->has_xdpsq) {
+		xc = kzalloc(struct_size(xc, ch, priv->num_ch), GFP_KERNEL);
+		if (!xc) {
+			kfree(chs);
+			return -ENOMEM;
+		}
+	}
 	for (i = 0; i < priv->num_ch; i++) {
 		chs[i] = cxb_channel_alloc(priv, i);
 		if (IS_ERR(chs[i])) {
@@ -434,11 +442,13 @@ static int cxb_datapath_up(struct cxb_priv *priv)
 		txq_trans_cond_update(netdev_get_tx_queue(dev, i));
 	}
 	netif_tx_start_all_queues(dev);
-	if (priv->has_xdpsq) {
+	if (xc) {
 		/* Redirects to this port may post now (cxb_xdp_xmit()):
 		 * the channels are complete before they see the pointer.
 		 */
-		smp_store_release(&priv->xdp_ch, chs);
+		xc->num = priv->num_ch;
+		memcpy(xc->ch, chs, priv->num_ch * sizeof(*chs));
+		rcu_assign_pointer(priv->xdp_chans, xc);
 	}
 	return 0;
 
@@ -446,21 +456,25 @@ err_free:
 	while (i--)
 		cxb_channel_free(priv, chs[i]);
 	kfree(chs);
+	kfree(xc);
 	return err;
 }
 
 static void cxb_datapath_down(struct cxb_priv *priv)
 {
 	struct cxb_channel **chs = priv->ch;
+	struct cxb_xdp_chans *xc;
 	unsigned int i;
 
 	/* A failed restart left no datapath */
 	if (!chs)
 		return;
 	/* No new ndo_xdp_xmit; those running (RCU readers) finish first. */
-	if (priv->xdp_ch) {
-		WRITE_ONCE(priv->xdp_ch, NULL);
+	xc = rtnl_dereference(priv->xdp_chans);
+	if (xc) {
+		RCU_INIT_POINTER(priv->xdp_chans, NULL);
 		synchronize_net();
+		kfree(xc);
 	}
 	/* NAPI first: a poll still running could wake a queue that was
 	 * just disabled, and the stack would transmit into freed channels.
@@ -678,7 +692,14 @@ static void cxb_get_stats64(struct net_device *dev,
 		stats->rx_dropped += r.dropped;
 	}
 	spin_unlock_bh(&priv->stats_lock);
+	stats->tx_dropped += cxb_port_tx_dropped(priv);
 	stats->rx_missed_errors = cxb_port_rx_dropped(priv);
+}
+
+/* Packets dropped for want of a ring (cxb_tx_drop_no_ring()). */
+u64 cxb_port_tx_dropped(struct cxb_priv *priv)
+{
+	return atomic64_read(&priv->tx_dropped_no_ring);
 }
 
 /* Frames the port dropped before they reached a receive queue. */

@@ -235,20 +235,44 @@ static __always_inline bool cxb_tx_defer_doorbell(struct cxb_tx_ring *ring)
 	return false;
 }
 
+/* A packet for a TX queue no channel serves: the netdev has a queue per
+ * possible channel and the stack starts them all (netif_tx_start_all_queues()),
+ * while only the first num_ch have a ring. The stack itself picks among
+ * real_num_tx_queues, but a sender that set the queue mapping before
+ * ethtool -L shrank the channels keeps it (pktgen reuses one skb with
+ * clone_skb). Dropped, with no ring touched; counted per port (there is
+ * no ring to count on), in tx_dropped.
+ */
+static noinline netdev_tx_t cxb_tx_drop_no_ring(struct cxb_priv *priv,
+						struct sk_buff *skb)
+{
+	dev_kfree_skb_any(skb);
+	atomic64_inc(&priv->tx_dropped_no_ring);
+	return NETDEV_TX_OK;
+}
+
 netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct cxb_priv *priv = netdev_priv(dev);
-	struct cxb_tx_ring *ring = &priv->ch[skb_get_queue_mapping(skb)]->tx;
+	u16 qidx = skb_get_queue_mapping(skb);
 	u32 nr_frags = skb_shinfo(skb)->nr_frags;
 	u32 headlen = skb_headlen(skb);
 	struct mlx4_wqe_ctrl_seg *ctrl;
 	bool xmit_more, send_db, bf;
 	u32 ds, nr_txbb, idx, prod;
+	struct cxb_tx_ring *ring;
 	struct cxb_tx_info *info;
 	bool stopped = false;
 	__be32 srcrb, op_own;
 	bool inl;
 
+	/* ch and num_ch change only while every queue is stopped, after
+	 * netif_tx_disable() took each queue's xmit lock, which this call
+	 * holds: both are stable here. Either generation.
+	 */
+	if (unlikely(qidx >= priv->num_ch))
+		return cxb_tx_drop_no_ring(priv, skb);
+	ring = &priv->ch[qidx]->tx;
 	if (ring->gen == CXB_GEN_CX5)
 		return cxb_mlx5_start_xmit(ring, skb);
 	prefetchw(&ring->txq->dql);

@@ -353,19 +353,24 @@ int cxb_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
 		 u32 flags)
 {
 	struct cxb_priv *priv = netdev_priv(dev);
-	struct cxb_channel **chs;
+	struct cxb_xdp_chans *xc;
 	struct cxb_xdp_sq *sq;
 	int i, nxmit = 0;
 
 	if (unlikely(flags & ~XDP_XMIT_FLAGS_MASK))
 		return -EINVAL;
-	/* Pairs with the release in cxb_datapath_up(); the channels stay
-	 * until an RCU grace period after it is cleared.
+	/* The channels and their count, as published together by
+	 * cxb_datapath_up(): they stay until an RCU grace period after
+	 * cxb_datapath_down() unpublished them. priv->num_ch may be a later
+	 * configuration's already.
 	 */
-	chs = smp_load_acquire(&priv->xdp_ch);
-	if (unlikely(!chs))
+	rcu_read_lock();
+	xc = rcu_dereference(priv->xdp_chans);
+	if (unlikely(!xc)) {
+		rcu_read_unlock();
 		return -ENETDOWN;
-	sq = &chs[smp_processor_id() % priv->num_ch]->xdpsq;
+	}
+	sq = &xc->ch[smp_processor_id() % xc->num]->xdpsq;
 
 	spin_lock(&sq->lock);
 	for (i = 0; i < n; i++) {
@@ -391,6 +396,7 @@ int cxb_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
 	sq->xmit_err += n - nxmit;
 	u64_stats_update_end(&sq->xstats_sync);
 	spin_unlock(&sq->lock);
+	rcu_read_unlock();
 	/* The caller frees the frames not taken. */
 	return nxmit;
 }
