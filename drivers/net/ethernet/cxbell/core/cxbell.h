@@ -113,7 +113,9 @@ struct cxb_tx_stats {
 struct cxb_rx_stats {
 	u64 packets;
 	u64 bytes;
-	u64 dropped;
+	u64 dropped;			/* error CQEs included */
+	u64 err_cqe;			/* error CQEs: the frame dropped */
+	u64 crc_errors;			/* bad FCS: the frame dropped */
 	u64 cqes;
 	u64 csum_unnecessary;
 	u64 csum_none;

@@ -42,6 +42,8 @@ static const struct cxb_stat_desc cxb_rx_stats_desc[] = {
 	CXB_RX_STAT(packets),
 	CXB_RX_STAT(bytes),
 	CXB_RX_STAT(dropped),
+	CXB_RX_STAT(err_cqe),
+	CXB_RX_STAT(crc_errors),
 	CXB_RX_STAT(cqes),
 	CXB_RX_STAT(csum_unnecessary),
 	CXB_RX_STAT(csum_none),

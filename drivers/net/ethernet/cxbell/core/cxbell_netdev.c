@@ -336,6 +336,8 @@ static void cxb_fold_stats(struct cxb_priv *priv, struct cxb_channel *ch)
 	priv->rx_base.packets += r.packets;
 	priv->rx_base.bytes += r.bytes;
 	priv->rx_base.dropped += r.dropped;
+	priv->rx_base.err_cqe += r.err_cqe;
+	priv->rx_base.crc_errors += r.crc_errors;
 	priv->rx_base.cqes += r.cqes;
 	priv->rx_base.csum_unnecessary += r.csum_unnecessary;
 	priv->rx_base.csum_none += r.csum_none;
@@ -677,6 +679,7 @@ static void cxb_get_stats64(struct net_device *dev,
 	stats->rx_packets = priv->rx_base.packets;
 	stats->rx_bytes = priv->rx_base.bytes;
 	stats->rx_dropped = priv->rx_base.dropped;
+	stats->rx_crc_errors = priv->rx_base.crc_errors;
 	for (i = 0; priv->ch && i < priv->num_ch; i++) {
 		struct cxb_tx_stats t;
 		struct cxb_rx_stats r;
@@ -690,9 +693,12 @@ static void cxb_get_stats64(struct net_device *dev,
 		stats->rx_packets += r.packets;
 		stats->rx_bytes += r.bytes;
 		stats->rx_dropped += r.dropped;
+		stats->rx_crc_errors += r.crc_errors;
 	}
 	spin_unlock_bh(&priv->stats_lock);
 	stats->tx_dropped += cxb_port_tx_dropped(priv);
+	/* rx_errors covers rx_crc_errors (the only receive error counted) */
+	stats->rx_errors = stats->rx_crc_errors;
 	stats->rx_missed_errors = cxb_port_rx_dropped(priv);
 }
 

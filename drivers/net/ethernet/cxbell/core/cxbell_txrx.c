@@ -771,6 +771,22 @@ void cxb_rx_ring_drain(struct cxb_rx_ring *ring)
 	}
 }
 
+/* A receive completion in error: the device could not receive into the
+ * buffer (struct mlx4_err_cqe names it and says why). The receive queue
+ * goes on; the frame is dropped (rx_dropped, rx_err_cqe).
+ */
+static noinline void cxb_rx_err_cqe(struct cxb_channel *ch,
+				    const struct mlx4_cqe *cqe)
+{
+	const struct mlx4_err_cqe *e = (const void *)cqe;
+
+	if (net_ratelimit())
+		netdev_err(ch->priv->netdev,
+			   "RX queue %u: error CQE at WQE %u, syndrome %#x vendor %#x\n",
+			   ch->idx, be16_to_cpu(e->wqe_index), e->syndrome,
+			   e->vendor_err_syndrome);
+}
+
 /* True if the device verified the IP header and TCP/UDP checksums. */
 static bool cxb_rx_csum_ok(const struct mlx4_cqe *cqe)
 {
@@ -787,7 +803,7 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 	bool rxcsum = dev->features & NETIF_F_RXCSUM;
 	struct cxb_rx_ring *ring = &ch->rx;
 	u32 truesize = PAGE_SIZE << ring->page_order;
-	u32 bytes = 0, dropped = 0, csum_ok = 0;
+	u32 bytes = 0, dropped = 0, csum_ok = 0, err = 0, crc = 0;
 	struct cxb_xdp_poll xst = {};
 	struct cxb_cq *cq = &ch->rx_cq;
 	struct mlx4_cqe *cqe;
@@ -809,13 +825,28 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 		void *va;
 
 		info = &ring->rx_info[ring->cons & ring->size_mask];
-		len = be32_to_cpu(cqe->byte_cnt);
 		page = info->page;
 		info->page = NULL;
 		ring->cons++;
 		ci++;
 		done++;
 
+		/* A completion in error (its byte count means nothing) or a
+		 * frame with a bad FCS: dropped, as mlx4_en does, the page
+		 * back to the pool unread.
+		 */
+		if (unlikely(cxb_mlx4_cqe_is_err(cqe) ||
+			     (cqe->badfcs_enc & MLX4_CQE_BAD_FCS))) {
+			if (cxb_mlx4_cqe_is_err(cqe)) {
+				cxb_rx_err_cqe(ch, cqe);
+				err++;
+			} else {
+				crc++;
+			}
+			page_pool_recycle_direct(ring->pool, page);
+			continue;
+		}
+		len = be32_to_cpu(cqe->byte_cnt);
 		if (unlikely(len < ETH_HLEN || len > ring->buf_len)) {
 			page_pool_recycle_direct(ring->pool, page);
 			dropped++;
@@ -860,13 +891,17 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 		cxb_xdp_poll_end(ch, &xst);
 	cxb_rx_ring_fill(ring, GFP_ATOMIC);
 
+	/* error CQEs in rx_dropped too; bad FCS in rx_crc_errors only */
+	dropped += err;
 	u64_stats_update_begin(&ring->stats_sync);
-	ring->stats.packets += done - dropped;
+	ring->stats.packets += done - dropped - crc;
 	ring->stats.bytes += bytes;
 	ring->stats.dropped += dropped;
+	ring->stats.err_cqe += err;
+	ring->stats.crc_errors += crc;
 	ring->stats.cqes += done;
 	ring->stats.csum_unnecessary += csum_ok;
-	ring->stats.csum_none += done - dropped - xst.consumed - csum_ok;
+	ring->stats.csum_none += done - dropped - crc - xst.consumed - csum_ok;
 	if (prog) {
 		ring->stats.xdp_drop += xst.drop;
 		ring->stats.xdp_pass += xst.pass;
