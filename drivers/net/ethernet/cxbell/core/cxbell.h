@@ -107,6 +107,7 @@ struct cxb_tx_stats {
 	u64 xdp_xmit_err;		/* ndo_xdp_xmit frames refused */
 	u64 xdp_doorbells;
 	u64 xdp_cqes;
+	u64 xdp_err_cqe;		/* XDP send queue error CQEs */
 	u64 err_cqe;
 };
 
@@ -307,6 +308,8 @@ struct cxb_xdp_sq {
 	u32 cons ____cacheline_aligned_in_smp;
 	struct u64_stats_sync cstats_sync;
 	u64 cqes;
+	u64 err_cqes;
+	bool err_seen;			/* an error CQE: reset pending */
 
 	/* Dirtied by posting, under @lock: the channel's NAPI (XDP_TX) and
 	 * ndo_xdp_xmit on any CPU

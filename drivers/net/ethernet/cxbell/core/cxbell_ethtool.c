@@ -36,6 +36,7 @@ static const struct cxb_stat_desc cxb_tx_stats_desc[] = {
 	CXB_TX_STAT(xdp_xmit_err),
 	CXB_TX_STAT(xdp_doorbells),
 	CXB_TX_STAT(xdp_cqes),
+	CXB_TX_STAT(xdp_err_cqe),
 };
 
 static const struct cxb_stat_desc cxb_rx_stats_desc[] = {

@@ -333,6 +333,7 @@ static void cxb_fold_stats(struct cxb_priv *priv, struct cxb_channel *ch)
 	priv->tx_base.xdp_xmit_err += t.xdp_xmit_err;
 	priv->tx_base.xdp_doorbells += t.xdp_doorbells;
 	priv->tx_base.xdp_cqes += t.xdp_cqes;
+	priv->tx_base.xdp_err_cqe += t.xdp_err_cqe;
 	priv->rx_base.packets += r.packets;
 	priv->rx_base.bytes += r.bytes;
 	priv->rx_base.dropped += r.dropped;
@@ -675,7 +676,7 @@ static void cxb_get_stats64(struct net_device *dev,
 	stats->tx_packets = priv->tx_base.packets;
 	stats->tx_bytes = priv->tx_base.bytes;
 	stats->tx_dropped = priv->tx_base.dropped;
-	stats->tx_errors = priv->tx_base.err_cqe;
+	stats->tx_errors = priv->tx_base.err_cqe + priv->tx_base.xdp_err_cqe;
 	stats->rx_packets = priv->rx_base.packets;
 	stats->rx_bytes = priv->rx_base.bytes;
 	stats->rx_dropped = priv->rx_base.dropped;
@@ -685,11 +686,12 @@ static void cxb_get_stats64(struct net_device *dev,
 		struct cxb_rx_stats r;
 
 		cxb_get_tx_stats(&priv->ch[i]->tx, &t);
+		cxb_get_xdpsq_stats(&priv->ch[i]->xdpsq, &t);
 		cxb_get_rx_stats(&priv->ch[i]->rx, &r);
 		stats->tx_packets += t.packets;
 		stats->tx_bytes += t.bytes;
 		stats->tx_dropped += t.dropped;
-		stats->tx_errors += t.err_cqe;
+		stats->tx_errors += t.err_cqe + t.xdp_err_cqe;
 		stats->rx_packets += r.packets;
 		stats->rx_bytes += r.bytes;
 		stats->rx_dropped += r.dropped;
