@@ -483,6 +483,17 @@ static __always_inline void cxb_mlx4_send_doorbell(void __iomem *reg,
 #endif
 }
 
+/* Clear the stop bit of @txq: true if this call cleared it. Of xmit's
+ * undo (cxb_tx_stop_recheck()) and completion's wake, which may both see
+ * the queue stopped and room enough at the same time, exactly one clears
+ * the bit set by a stop and counts it, so tx_queue_stopped and
+ * tx_wake_queue stay exact.
+ */
+static __always_inline bool cxb_tx_clear_stop(struct netdev_queue *txq)
+{
+	return test_and_clear_bit(__QUEUE_STATE_DRV_XOFF, &txq->state);
+}
+
 /* Either xmit stopped the queue: completion may have freed the ring
  * between the room check and the stop, and seen the queue still running.
  * Look again once the stop is visible, or the queue stays stopped.
@@ -492,9 +503,11 @@ static __always_inline void cxb_tx_stop_recheck(struct cxb_tx_ring *ring)
 	/* The stop before cons: pairs with the completion side's smp_mb() */
 	smp_mb();
 	if (cxb_tx_free(ring, ring->prod, READ_ONCE(ring->cons)) >=
-	    CXB_TX_WAKE_ROOM && netif_tx_queue_stopped(ring->txq)) {
-		/* Undone at once: not counted as a stop. */
-		netif_tx_start_queue(ring->txq);
+	    CXB_TX_WAKE_ROOM && cxb_tx_clear_stop(ring->txq)) {
+		/* Undone at once (xmit goes on): not counted as a stop. A
+		 * completion that woke the queue first counted the wake, and
+		 * the stop stays counted.
+		 */
 		u64_stats_update_begin(&ring->xstats_sync);
 		ring->queue_stopped--;
 		u64_stats_update_end(&ring->xstats_sync);

@@ -606,8 +606,12 @@ cxb_tx_complete_finish(struct cxb_tx_ring *ring, struct cxb_cq *cq, u32 ci,
 	smp_mb();
 	if (unlikely(netif_tx_queue_stopped(ring->txq)) && napi &&
 	    cxb_tx_free(ring, READ_ONCE(ring->prod), cons) >=
-	    CXB_TX_WAKE_ROOM) {
-		netif_tx_wake_queue(ring->txq);
+	    CXB_TX_WAKE_ROOM && cxb_tx_clear_stop(ring->txq)) {
+		/* netif_tx_wake_queue(), counted only if this call woke it:
+		 * xmit's recheck may have undone the stop meanwhile. BQL's
+		 * own stop, if set, schedules the queue when it clears.
+		 */
+		netif_schedule_queue(ring->txq);
 		u64_stats_update_begin(&ring->cstats_sync);
 		ring->wake_queue++;
 		u64_stats_update_end(&ring->cstats_sync);
