@@ -107,13 +107,16 @@ struct cxb_tx_stats {
 	u64 xdp_xmit_err;		/* ndo_xdp_xmit frames refused */
 	u64 xdp_doorbells;
 	u64 xdp_cqes;
+	u64 xdp_err_cqe;		/* XDP send queue error CQEs */
 	u64 err_cqe;
 };
 
 struct cxb_rx_stats {
 	u64 packets;
 	u64 bytes;
-	u64 dropped;
+	u64 dropped;			/* error CQEs included */
+	u64 err_cqe;			/* error CQEs: the frame dropped */
+	u64 crc_errors;			/* bad FCS: the frame dropped */
 	u64 cqes;
 	u64 csum_unnecessary;
 	u64 csum_none;
@@ -313,6 +316,8 @@ struct cxb_xdp_sq {
 	u32 cons ____cacheline_aligned_in_smp;
 	struct u64_stats_sync cstats_sync;
 	u64 cqes;
+	u64 err_cqes;
+	bool err_seen;			/* an error CQE: reset pending */
 
 	/* Dirtied by posting, under @lock: the channel's NAPI (XDP_TX) and
 	 * ndo_xdp_xmit on any CPU
@@ -347,6 +352,16 @@ struct cxb_xdp_sq {
 	bool created;
 };
 
+/* The channels ndo_xdp_xmit posts to, with their number: a reader that
+ * loaded the array indexes it with the count it was built for, whatever
+ * ethtool -L does meanwhile. Freed an RCU grace period after it is
+ * unpublished (cxb_datapath_down()).
+ */
+struct cxb_xdp_chans {
+	unsigned int num;
+	struct cxb_channel *ch[];
+};
+
 /* One interrupt vector's worth: a TX and an RX queue, one NAPI. */
 /* What a set of channels is built for (cxb_channels_alloc()) */
 struct cxb_dp_cfg {
@@ -376,9 +391,11 @@ struct cxb_priv {
 	const struct cxb_backend_ops *ops;
 	struct device *dma_dev;
 
-	/* Datapath configuration, changed under RTNL */
+	/* Datapath configuration, changed under RTNL while every TX queue
+	 * is stopped (cxb_reconfigure()): xmit reads them unlocked
+	 */
 	struct cxb_channel **ch;	/* NULL while down */
-	unsigned int num_ch;
+	unsigned int num_ch;		/* entries of ch */
 	unsigned int tx_ring_size;	/* TXBBs */
 	unsigned int rx_ring_size;
 
@@ -403,8 +420,15 @@ struct cxb_priv {
 	bool has_xdpsq;			/* XDP send queues: XDP_TX, redirect */
 	bool xdp_db_per_packet;		/* debugfs switch */
 	/* Channels for ndo_xdp_xmit (any CPU, RCU): NULL while down */
-	struct cxb_channel **xdp_ch;
+	struct cxb_xdp_chans __rcu *xdp_chans;
 	struct dentry *ddir;
+
+	/* Packets the stack sent on a TX queue of no channel (index at or
+	 * above num_ch: pktgen keeps a queue mapping across ethtool -L),
+	 * dropped: a port counter, folded into tx_dropped. Written only
+	 * then, on its own line.
+	 */
+	atomic64_t tx_dropped_no_ring ____cacheline_aligned_in_smp;
 
 	struct work_struct link_work;
 	struct work_struct reset_work;	/* recover from a TX fault */
@@ -482,6 +506,17 @@ static __always_inline void cxb_mlx4_send_doorbell(void __iomem *reg,
 #endif
 }
 
+/* Clear the stop bit of @txq: true if this call cleared it. Of xmit's
+ * undo (cxb_tx_stop_recheck()) and completion's wake, which may both see
+ * the queue stopped and room enough at the same time, exactly one clears
+ * the bit set by a stop and counts it, so tx_queue_stopped and
+ * tx_wake_queue stay exact.
+ */
+static __always_inline bool cxb_tx_clear_stop(struct netdev_queue *txq)
+{
+	return test_and_clear_bit(__QUEUE_STATE_DRV_XOFF, &txq->state);
+}
+
 /* Either xmit stopped the queue: completion may have freed the ring
  * between the room check and the stop, and seen the queue still running.
  * Look again once the stop is visible, or the queue stays stopped.
@@ -491,9 +526,11 @@ static __always_inline void cxb_tx_stop_recheck(struct cxb_tx_ring *ring)
 	/* The stop before cons: pairs with the completion side's smp_mb() */
 	smp_mb();
 	if (cxb_tx_free(ring, ring->prod, READ_ONCE(ring->cons)) >=
-	    CXB_TX_WAKE_ROOM && netif_tx_queue_stopped(ring->txq)) {
-		/* Undone at once: not counted as a stop. */
-		netif_tx_start_queue(ring->txq);
+	    CXB_TX_WAKE_ROOM && cxb_tx_clear_stop(ring->txq)) {
+		/* Undone at once (xmit goes on): not counted as a stop. A
+		 * completion that woke the queue first counted the wake, and
+		 * the stop stays counted.
+		 */
 		u64_stats_update_begin(&ring->xstats_sync);
 		ring->queue_stopped--;
 		u64_stats_update_end(&ring->xstats_sync);
@@ -524,6 +561,7 @@ void cxb_get_rx_stats(const struct cxb_rx_ring *ring, struct cxb_rx_stats *s);
 void cxb_apply_tx_policy(struct cxb_priv *priv);
 void cxb_schedule_reset(struct cxb_priv *priv);
 u64 cxb_port_rx_dropped(struct cxb_priv *priv);
+u64 cxb_port_tx_dropped(struct cxb_priv *priv);
 
 /* cxbell_netdev.c, shared with cxbell_xdp.c */
 int cxb_cq_alloc(struct cxb_priv *priv, struct cxb_channel *ch,

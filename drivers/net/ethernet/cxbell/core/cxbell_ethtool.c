@@ -36,12 +36,15 @@ static const struct cxb_stat_desc cxb_tx_stats_desc[] = {
 	CXB_TX_STAT(xdp_xmit_err),
 	CXB_TX_STAT(xdp_doorbells),
 	CXB_TX_STAT(xdp_cqes),
+	CXB_TX_STAT(xdp_err_cqe),
 };
 
 static const struct cxb_stat_desc cxb_rx_stats_desc[] = {
 	CXB_RX_STAT(packets),
 	CXB_RX_STAT(bytes),
 	CXB_RX_STAT(dropped),
+	CXB_RX_STAT(err_cqe),
+	CXB_RX_STAT(crc_errors),
 	CXB_RX_STAT(cqes),
 	CXB_RX_STAT(csum_unnecessary),
 	CXB_RX_STAT(csum_none),
@@ -61,6 +64,7 @@ static const char cxb_dev_stats_names[][ETH_GSTRING_LEN] = {
 	"tx_timeout",
 	"rx_port_dropped",
 	"tx_recover",
+	"tx_dropped_no_ring",
 };
 
 /* tx_mpwqe is offered on CXB_GEN_CX5 ports only (the last entry). */
@@ -167,6 +171,8 @@ static void cxb_get_ethtool_stats(struct net_device *dev,
 			READ_ONCE(ch->xdp_cq.irqs);
 	}
 	spin_unlock_bh(&priv->stats_lock);
+	/* Drops no ring counted are in the summed tx_dropped too. */
+	tx_sum.dropped += cxb_port_tx_dropped(priv);
 
 	for (i = 0; i < CXB_NUM_TX_STATS; i++) {
 		u64 v = cxb_stat(&tx_sum, &cxb_tx_stats_desc[i]);
@@ -187,6 +193,7 @@ static void cxb_get_ethtool_stats(struct net_device *dev,
 	*data++ = READ_ONCE(priv->tx_timeouts);
 	*data++ = cxb_port_rx_dropped(priv);
 	*data++ = READ_ONCE(priv->tx_recovers);
+	*data++ = cxb_port_tx_dropped(priv);
 	for (q = 0; q < nq; q++)
 		for (i = 0; i < CXB_NUM_TX_STATS; i++)
 			*data++ = cxb_stat(&tx[q], &cxb_tx_stats_desc[i]);

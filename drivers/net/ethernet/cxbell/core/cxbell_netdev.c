@@ -364,9 +364,12 @@ static void cxb_fold_stats(struct cxb_priv *priv, struct cxb_channel *ch)
 	priv->tx_base.xdp_xmit_err += t.xdp_xmit_err;
 	priv->tx_base.xdp_doorbells += t.xdp_doorbells;
 	priv->tx_base.xdp_cqes += t.xdp_cqes;
+	priv->tx_base.xdp_err_cqe += t.xdp_err_cqe;
 	priv->rx_base.packets += r.packets;
 	priv->rx_base.bytes += r.bytes;
 	priv->rx_base.dropped += r.dropped;
+	priv->rx_base.err_cqe += r.err_cqe;
+	priv->rx_base.crc_errors += r.crc_errors;
 	priv->rx_base.cqes += r.cqes;
 	priv->rx_base.csum_unnecessary += r.csum_unnecessary;
 	priv->rx_base.csum_none += r.csum_none;
@@ -504,19 +507,26 @@ static int cxb_datapath_start(struct cxb_priv *priv, struct cxb_channel **chs,
 			      const struct cxb_dp_cfg *cfg)
 {
 	struct net_device *dev = priv->netdev;
+	struct cxb_xdp_chans *xc = NULL;
 	unsigned int i;
 	int err;
 
+	/* ndo_xdp_xmit's view: the channels with the count they are for */
+	if (priv->has_xdpsq) {
+		xc = kzalloc(struct_size(xc, ch, cfg->num_ch), GFP_KERNEL);
+		if (!xc)
+			return -ENOMEM;
+	}
 	for (i = 0; i < cfg->num_ch; i++) {
 		err = cxb_channel_activate(priv, chs[i]);
 		if (err)
-			return err;
+			goto err_xc;
 	}
 	err = netif_set_real_num_tx_queues(dev, cfg->num_ch);
 	if (!err)
 		err = netif_set_real_num_rx_queues(dev, cfg->num_ch);
 	if (err)
-		return err;
+		goto err_xc;
 
 	priv->tx_ring_size = cfg->tx_ring_size;
 	priv->rx_ring_size = cfg->rx_ring_size;
@@ -532,16 +542,22 @@ static int cxb_datapath_start(struct cxb_priv *priv, struct cxb_channel **chs,
 		txq_trans_cond_update(netdev_get_tx_queue(dev, i));
 	}
 	netif_tx_start_all_queues(dev);
-	if (priv->has_xdpsq) {
+	if (xc) {
 		/* Redirects to this port may post now (cxb_xdp_xmit()):
 		 * the channels are complete before they see the pointer.
 		 */
-		smp_store_release(&priv->xdp_ch, chs);
+		xc->num = priv->num_ch;
+		memcpy(xc->ch, chs, priv->num_ch * sizeof(*chs));
+		rcu_assign_pointer(priv->xdp_chans, xc);
 	}
 	/* cxb_datapath_down() stopped the stall watch; an open port has it */
 	if (priv->port_open)
 		schedule_delayed_work(&priv->watch_work, CXB_WATCH_PERIOD);
 	return 0;
+
+err_xc:
+	kfree(xc);
+	return err;
 }
 
 /* Bring the datapath up with the current configuration. RTNL held. */
@@ -564,6 +580,7 @@ static int cxb_datapath_up(struct cxb_priv *priv)
 static void cxb_datapath_down(struct cxb_priv *priv)
 {
 	struct cxb_channel **chs = priv->ch;
+	struct cxb_xdp_chans *xc;
 	unsigned int i;
 
 	/* The stall watch rings send doorbells: it stops before the first
@@ -575,9 +592,11 @@ static void cxb_datapath_down(struct cxb_priv *priv)
 	if (!chs)
 		return;
 	/* No new ndo_xdp_xmit; those running (RCU readers) finish first. */
-	if (priv->xdp_ch) {
-		WRITE_ONCE(priv->xdp_ch, NULL);
+	xc = rtnl_dereference(priv->xdp_chans);
+	if (xc) {
+		RCU_INIT_POINTER(priv->xdp_chans, NULL);
 		synchronize_net();
+		kfree(xc);
 	}
 	/* NAPI first: a poll still running could wake a queue that was
 	 * just disabled, and the stack would transmit into freed channels.
@@ -843,26 +862,38 @@ static void cxb_get_stats64(struct net_device *dev,
 	stats->tx_packets = priv->tx_base.packets;
 	stats->tx_bytes = priv->tx_base.bytes;
 	stats->tx_dropped = priv->tx_base.dropped;
-	stats->tx_errors = priv->tx_base.err_cqe;
+	stats->tx_errors = priv->tx_base.err_cqe + priv->tx_base.xdp_err_cqe;
 	stats->rx_packets = priv->rx_base.packets;
 	stats->rx_bytes = priv->rx_base.bytes;
 	stats->rx_dropped = priv->rx_base.dropped;
+	stats->rx_crc_errors = priv->rx_base.crc_errors;
 	for (i = 0; priv->ch && i < priv->num_ch; i++) {
 		struct cxb_tx_stats t;
 		struct cxb_rx_stats r;
 
 		cxb_get_tx_stats(&priv->ch[i]->tx, &t);
+		cxb_get_xdpsq_stats(&priv->ch[i]->xdpsq, &t);
 		cxb_get_rx_stats(&priv->ch[i]->rx, &r);
 		stats->tx_packets += t.packets;
 		stats->tx_bytes += t.bytes;
 		stats->tx_dropped += t.dropped;
-		stats->tx_errors += t.err_cqe;
+		stats->tx_errors += t.err_cqe + t.xdp_err_cqe;
 		stats->rx_packets += r.packets;
 		stats->rx_bytes += r.bytes;
 		stats->rx_dropped += r.dropped;
+		stats->rx_crc_errors += r.crc_errors;
 	}
 	spin_unlock_bh(&priv->stats_lock);
+	stats->tx_dropped += cxb_port_tx_dropped(priv);
+	/* rx_errors covers rx_crc_errors (the only receive error counted) */
+	stats->rx_errors = stats->rx_crc_errors;
 	stats->rx_missed_errors = cxb_port_rx_dropped(priv);
+}
+
+/* Packets dropped for want of a ring (cxb_tx_drop_no_ring()). */
+u64 cxb_port_tx_dropped(struct cxb_priv *priv)
+{
+	return atomic64_read(&priv->tx_dropped_no_ring);
 }
 
 /* Frames the port dropped before they reached a receive queue. */

@@ -264,20 +264,44 @@ static __always_inline bool cxb_tx_may_defer(const struct cxb_tx_ring *ring,
 	       (s32)(bell - READ_ONCE(ring->cons)) > 0;
 }
 
+/* A packet for a TX queue no channel serves: the netdev has a queue per
+ * possible channel and the stack starts them all (netif_tx_start_all_queues()),
+ * while only the first num_ch have a ring. The stack itself picks among
+ * real_num_tx_queues, but a sender that set the queue mapping before
+ * ethtool -L shrank the channels keeps it (pktgen reuses one skb with
+ * clone_skb). Dropped, with no ring touched; counted per port (there is
+ * no ring to count on), in tx_dropped.
+ */
+static noinline netdev_tx_t cxb_tx_drop_no_ring(struct cxb_priv *priv,
+						struct sk_buff *skb)
+{
+	dev_kfree_skb_any(skb);
+	atomic64_inc(&priv->tx_dropped_no_ring);
+	return NETDEV_TX_OK;
+}
+
 netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct cxb_priv *priv = netdev_priv(dev);
-	struct cxb_tx_ring *ring = &priv->ch[skb_get_queue_mapping(skb)]->tx;
+	u16 qidx = skb_get_queue_mapping(skb);
 	u32 nr_frags = skb_shinfo(skb)->nr_frags;
 	u32 headlen = skb_headlen(skb);
 	struct mlx4_wqe_ctrl_seg *ctrl;
 	bool xmit_more, send_db, bf;
 	u32 ds, nr_txbb, idx, prod, pad;
+	struct cxb_tx_ring *ring;
 	struct cxb_tx_info *info;
 	bool stopped = false;
 	__be32 srcrb, op_own;
 	bool inl;
 
+	/* ch and num_ch change only while every queue is stopped, after
+	 * netif_tx_disable() took each queue's xmit lock, which this call
+	 * holds: both are stable here. Either generation.
+	 */
+	if (unlikely(qidx >= priv->num_ch))
+		return cxb_tx_drop_no_ring(priv, skb);
+	ring = &priv->ch[qidx]->tx;
 	if (ring->gen == CXB_GEN_CX5)
 		return cxb_mlx5_start_xmit(ring, skb);
 	prefetchw(&ring->txq->dql);
@@ -661,8 +685,12 @@ cxb_tx_complete_finish(struct cxb_tx_ring *ring, struct cxb_cq *cq, u32 ci,
 	smp_mb();
 	if (unlikely(netif_tx_queue_stopped(ring->txq)) && napi &&
 	    cxb_tx_free(ring, READ_ONCE(ring->prod), cons) >=
-	    CXB_TX_WAKE_ROOM) {
-		netif_tx_wake_queue(ring->txq);
+	    CXB_TX_WAKE_ROOM && cxb_tx_clear_stop(ring->txq)) {
+		/* netif_tx_wake_queue(), counted only if this call woke it:
+		 * xmit's recheck may have undone the stop meanwhile. BQL's
+		 * own stop, if set, schedules the queue when it clears.
+		 */
+		netif_schedule_queue(ring->txq);
 		u64_stats_update_begin(&ring->cstats_sync);
 		ring->wake_queue++;
 		u64_stats_update_end(&ring->cstats_sync);
@@ -830,6 +858,22 @@ void cxb_rx_ring_drain(struct cxb_rx_ring *ring)
 	}
 }
 
+/* A receive completion in error: the device could not receive into the
+ * buffer (struct mlx4_err_cqe names it and says why). The receive queue
+ * goes on; the frame is dropped (rx_dropped, rx_err_cqe).
+ */
+static noinline void cxb_rx_err_cqe(struct cxb_channel *ch,
+				    const struct mlx4_cqe *cqe)
+{
+	const struct mlx4_err_cqe *e = (const void *)cqe;
+
+	if (net_ratelimit())
+		netdev_err(ch->priv->netdev,
+			   "RX queue %u: error CQE at WQE %u, syndrome %#x vendor %#x\n",
+			   ch->idx, be16_to_cpu(e->wqe_index), e->syndrome,
+			   e->vendor_err_syndrome);
+}
+
 /* True if the device verified the IP header and TCP/UDP checksums. */
 static bool cxb_rx_csum_ok(const struct mlx4_cqe *cqe)
 {
@@ -846,7 +890,7 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 	bool rxcsum = dev->features & NETIF_F_RXCSUM;
 	struct cxb_rx_ring *ring = &ch->rx;
 	u32 truesize = PAGE_SIZE << ring->page_order;
-	u32 bytes = 0, dropped = 0, csum_ok = 0;
+	u32 bytes = 0, dropped = 0, csum_ok = 0, err = 0, crc = 0;
 	struct cxb_xdp_poll xst = {};
 	struct cxb_cq *cq = &ch->rx_cq;
 	struct mlx4_cqe *cqe;
@@ -868,13 +912,28 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 		void *va;
 
 		info = &ring->rx_info[ring->cons & ring->size_mask];
-		len = be32_to_cpu(cqe->byte_cnt);
 		page = info->page;
 		info->page = NULL;
 		ring->cons++;
 		ci++;
 		done++;
 
+		/* A completion in error (its byte count means nothing) or a
+		 * frame with a bad FCS: dropped, as mlx4_en does, the page
+		 * back to the pool unread.
+		 */
+		if (unlikely(cxb_mlx4_cqe_is_err(cqe) ||
+			     (cqe->badfcs_enc & MLX4_CQE_BAD_FCS))) {
+			if (cxb_mlx4_cqe_is_err(cqe)) {
+				cxb_rx_err_cqe(ch, cqe);
+				err++;
+			} else {
+				crc++;
+			}
+			page_pool_recycle_direct(ring->pool, page);
+			continue;
+		}
+		len = be32_to_cpu(cqe->byte_cnt);
 		if (unlikely(len < ETH_HLEN || len > ring->buf_len)) {
 			page_pool_recycle_direct(ring->pool, page);
 			dropped++;
@@ -919,13 +978,17 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 		cxb_xdp_poll_end(ch, &xst);
 	cxb_rx_ring_fill(ring, GFP_ATOMIC);
 
+	/* error CQEs in rx_dropped too; bad FCS in rx_crc_errors only */
+	dropped += err;
 	u64_stats_update_begin(&ring->stats_sync);
-	ring->stats.packets += done - dropped;
+	ring->stats.packets += done - dropped - crc;
 	ring->stats.bytes += bytes;
 	ring->stats.dropped += dropped;
+	ring->stats.err_cqe += err;
+	ring->stats.crc_errors += crc;
 	ring->stats.cqes += done;
 	ring->stats.csum_unnecessary += csum_ok;
-	ring->stats.csum_none += done - dropped - xst.consumed - csum_ok;
+	ring->stats.csum_none += done - dropped - crc - xst.consumed - csum_ok;
 	if (prog) {
 		ring->stats.xdp_drop += xst.drop;
 		ring->stats.xdp_pass += xst.pass;

@@ -125,6 +125,31 @@ static void cxb_xdpsq_free(struct cxb_xdp_sq *sq, u32 cons, bool napi)
 	info->page = NULL;
 }
 
+/* An error CQE on the XDP send queue: the device failed the WQE at
+ * @wqe_index and stopped the queue (error state), as on a regular send
+ * queue (cxb_tx_err_cqe()); only a reset brings it back, as mlx5e
+ * recovers its XDP send queues. The walk frees up to the failed WQE.
+ */
+static noinline void cxb_xdp_err_cqe(struct cxb_channel *ch,
+				     const struct mlx4_cqe *cqe, bool napi)
+{
+	const struct mlx4_err_cqe *err = (const void *)cqe;
+	struct cxb_xdp_sq *sq = &ch->xdpsq;
+
+	u64_stats_update_begin(&sq->cstats_sync);
+	sq->err_cqes++;
+	u64_stats_update_end(&sq->cstats_sync);
+	if (sq->err_seen || !napi)
+		return;
+	sq->err_seen = true;
+	if (net_ratelimit())
+		netdev_err(ch->priv->netdev,
+			   "XDP send queue %u: error CQE at WQE %u, syndrome %#x vendor %#x; resetting\n",
+			   ch->idx, be16_to_cpu(err->wqe_index), err->syndrome,
+			   err->vendor_err_syndrome);
+	cxb_schedule_reset(ch->priv);
+}
+
 /* Handle the XDP send queue's completions. Returns true when all pending
  * ones were handled. @napi false: the queue is being torn down.
  */
@@ -143,6 +168,8 @@ bool cxb_xdp_complete(struct cxb_channel *ch, int budget, bool napi)
 		if (unlikely(ncqe == CXB_TX_CQ_BUDGET))
 			break;
 		wqe_index = be16_to_cpu(cqe->wqe_index);
+		if (unlikely(cxb_mlx4_cqe_is_err(cqe)))
+			cxb_xdp_err_cqe(ch, cqe, napi);
 		for (;;) {
 			bool last = (u16)cons == wqe_index;
 
@@ -277,6 +304,7 @@ void cxb_get_xdpsq_stats(const struct cxb_xdp_sq *sq, struct cxb_tx_stats *s)
 	do {
 		start = u64_stats_fetch_begin(&sq->cstats_sync);
 		s->xdp_cqes = sq->cqes;
+		s->xdp_err_cqe = sq->err_cqes;
 	} while (u64_stats_fetch_retry(&sq->cstats_sync, start));
 }
 
@@ -366,19 +394,24 @@ int cxb_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
 		 u32 flags)
 {
 	struct cxb_priv *priv = netdev_priv(dev);
-	struct cxb_channel **chs;
+	struct cxb_xdp_chans *xc;
 	struct cxb_xdp_sq *sq;
 	int i, nxmit = 0;
 
 	if (unlikely(flags & ~XDP_XMIT_FLAGS_MASK))
 		return -EINVAL;
-	/* Pairs with the release in cxb_datapath_up(); the channels stay
-	 * until an RCU grace period after it is cleared.
+	/* The channels and their count, as published together by
+	 * cxb_datapath_up(): they stay until an RCU grace period after
+	 * cxb_datapath_down() unpublished them. priv->num_ch may be a later
+	 * configuration's already.
 	 */
-	chs = smp_load_acquire(&priv->xdp_ch);
-	if (unlikely(!chs))
+	rcu_read_lock();
+	xc = rcu_dereference(priv->xdp_chans);
+	if (unlikely(!xc)) {
+		rcu_read_unlock();
 		return -ENETDOWN;
-	sq = &chs[smp_processor_id() % priv->num_ch]->xdpsq;
+	}
+	sq = &xc->ch[smp_processor_id() % xc->num]->xdpsq;
 
 	spin_lock(&sq->lock);
 	for (i = 0; i < n; i++) {
@@ -404,6 +437,7 @@ int cxb_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
 	sq->xmit_err += n - nxmit;
 	u64_stats_update_end(&sq->xstats_sync);
 	spin_unlock(&sq->lock);
+	rcu_read_unlock();
 	/* The caller frees the frames not taken. */
 	return nxmit;
 }

@@ -232,6 +232,8 @@ enum cxb_sim_cnt {
 	CXB_SIM_C_IRQS_LOST,		/* interrupts not raised */
 	CXB_SIM_C_DOORBELLS_LOST,	/* doorbells / BF writes ignored */
 	CXB_SIM_C_RX_NO_BUF,		/* frames that found no RX WQE */
+	CXB_SIM_C_RX_ERR_CQES,		/* receive error CQEs written */
+	CXB_SIM_C_RX_BAD_FCS,		/* frames completed with a bad FCS */
 	CXB_SIM_C_MPW_WQES,		/* cx5: multi-packet WQEs executed */
 	CXB_SIM_C_MPW_PKTS,		/* cx5: packets they carried */
 	CXB_SIM_NR_CNT
@@ -259,6 +261,8 @@ struct cxb_sim_fault {
 	atomic_t lose_irq;	/* next N interrupts not raised */
 	atomic_t lose_doorbell;	/* next N send doorbells/BF writes ignored */
 	atomic_t rx_no_buf;	/* next N frames find no receive WQE */
+	atomic_t rx_err_cqe;	/* next N receive completions: error CQEs */
+	atomic_t rx_bad_fcs;	/* next N received frames: bad FCS */
 };
 
 /* Consume one "next N" fault: true if it fires. */

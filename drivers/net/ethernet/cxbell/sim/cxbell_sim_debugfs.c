@@ -32,6 +32,8 @@
  *     lose_irq                  next N interrupts are not raised
  *     lose_doorbell             next N send doorbells / BF writes ignored
  *     rx_no_buf                 next N arriving frames find no RX WQE
+ *     rx_err_cqe                next N receive completions are error CQEs
+ *     rx_bad_fcs                next N received frames are flagged bad FCS
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -76,6 +78,8 @@ static const char * const cxb_sim_cnt_names[CXB_SIM_NR_CNT] = {
 	[CXB_SIM_C_IRQS_LOST]		= "irqs_lost",
 	[CXB_SIM_C_DOORBELLS_LOST]	= "doorbells_lost",
 	[CXB_SIM_C_RX_NO_BUF]		= "rx_no_buf",
+	[CXB_SIM_C_RX_ERR_CQES]		= "rx_err_cqes",
+	[CXB_SIM_C_RX_BAD_FCS]		= "rx_bad_fcs",
 	[CXB_SIM_C_MPW_WQES]		= "mpwqe_wqes",
 	[CXB_SIM_C_MPW_PKTS]		= "mpwqe_pkts",
 };
@@ -357,6 +361,10 @@ static void cxb_sim_debugfs_port_faults(struct cxb_sim_port *port)
 	debugfs_create_file_unsafe("lose_doorbell", 0600, d, &f->lose_doorbell,
 				   &cxb_sim_knob_fops);
 	debugfs_create_file_unsafe("rx_no_buf", 0600, d, &f->rx_no_buf,
+				   &cxb_sim_knob_fops);
+	debugfs_create_file_unsafe("rx_err_cqe", 0600, d, &f->rx_err_cqe,
+				   &cxb_sim_knob_fops);
+	debugfs_create_file_unsafe("rx_bad_fcs", 0600, d, &f->rx_bad_fcs,
 				   &cxb_sim_knob_fops);
 }
 

@@ -13,6 +13,10 @@
  * pause on, pushed back (CXB_SIM_RX_PAUSE): the sender keeps it and
  * tries again later (cxbell_sim.h, link-level flow control).
  *
+ * Faults (port fault/ knobs): the next N completions may be error CQEs
+ * (rx_err_cqe) or flag a bad FCS (rx_bad_fcs); either way the frame is
+ * written and its WQE consumed, as a device that received it would.
+ *
  * Runs inside the sending port's TX engine (its SQ lock held, bottom
  * halves disabled, RCU read side); takes the RQ lock and then the CQ
  * lock, never the other way around.
@@ -46,6 +50,37 @@ static int cxb_sim_rq_refill(struct cxb_sim_rq *rq)
 	return avail;
 }
 
+/* Fault: is the next receive completion an error CQE
+ * (CXB_SIM_C_RX_ERR_CQES) or a frame flagged with a bad FCS
+ * (CXB_SIM_C_RX_BAD_FCS)? CXB_SIM_NR_CNT: neither.
+ */
+static enum cxb_sim_cnt cxb_sim_rx_fault(struct cxb_sim_port *port)
+{
+	if (cxb_sim_fault_hit(&port->fault.rx_err_cqe))
+		return CXB_SIM_C_RX_ERR_CQES;
+	if (cxb_sim_fault_hit(&port->fault.rx_bad_fcs))
+		return CXB_SIM_C_RX_BAD_FCS;
+	return CXB_SIM_NR_CNT;
+}
+
+/* Turn the receive CQE @cqe into an error CQE (struct mlx4_err_cqe,
+ * opcode 0x1e, the syndrome of the port's err_cqe_syndrome knob): its
+ * QPN and WQE index stay where both layouts have them, its reserved
+ * dwords keep what the normal CQE had there (the byte count among them,
+ * as a device may leave it): only the opcode tells it apart.
+ */
+static void cxb_sim_rx_err_cqe(struct cxb_sim_rq *rq, struct mlx4_cqe *cqe)
+{
+	struct mlx4_err_cqe *err = (struct mlx4_err_cqe *)cqe;
+
+	BUILD_BUG_ON(sizeof(*err) != sizeof(*cqe));
+	BUILD_BUG_ON(offsetof(struct mlx4_err_cqe, wqe_index) !=
+		     offsetof(struct mlx4_cqe, wqe_index));
+	err->vendor_err_syndrome = 0;
+	err->syndrome = atomic_read(&rq->port->fault.err_syndrome);
+	err->owner_sr_opcode = CXB_MLX4_CQE_OPCODE_ERROR;
+}
+
 /* Caller holds rq->lock. */
 static enum cxb_sim_rx_res cxb_sim_rq_fill(struct cxb_sim_rq *rq,
 					   const u8 *frame, unsigned int len,
@@ -54,6 +89,7 @@ static enum cxb_sim_rx_res cxb_sim_rq_fill(struct cxb_sim_rq *rq,
 {
 	struct cxb_sim_port *port = rq->port;
 	struct mlx4_wqe_data_seg seg;
+	enum cxb_sim_cnt fault;
 	struct mlx4_cqe cqe;
 	dma_addr_t addr;
 	int avail;
@@ -104,8 +140,16 @@ static enum cxb_sim_rx_res cxb_sim_rq_fill(struct cxb_sim_rq *rq,
 	cqe.byte_cnt = cpu_to_be32(len);
 	cqe.wqe_index = cpu_to_be16(rq->cons);
 	cqe.owner_sr_opcode = MLX4_RECV_OPCODE_SEND;
+	/* fault: an error completion, or a frame received with a bad FCS */
+	fault = cxb_sim_rx_fault(port);
+	if (fault == CXB_SIM_C_RX_ERR_CQES)
+		cxb_sim_rx_err_cqe(rq, &cqe);
+	else if (fault == CXB_SIM_C_RX_BAD_FCS)
+		cqe.badfcs_enc = MLX4_CQE_BAD_FCS;
 	if (cxb_sim_cq_post(rq->cq, &cqe, pass))
 		return CXB_SIM_RX_DROPPED;
+	if (fault != CXB_SIM_NR_CNT)
+		cxb_sim_inc(port, fault);
 
 	rq->cons++;
 	return CXB_SIM_RX_OK;
