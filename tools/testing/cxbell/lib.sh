@@ -771,3 +771,23 @@ pktgen_toggle()
 	toggler_ok /tmp/tg.log "$(secs_between "$_ptt0" "$_ptt1")" || _ptok=1
 	return $_ptok
 }
+
+# XDP program on IF (ip link shows it)
+xdp_attached() { ip link show dev "$1" | grep -q 'xdp'; }
+xdp_detached() { ! xdp_attached "$1"; }
+
+# bench_start MODE ARGS...: xdp-bench in the background until bench_stop
+bench_start()
+{
+	xdp-bench "$@" -i 1 >/tmp/xdp-bench.log 2>&1 &
+	bench_pid=$!
+	wait_until 20 xdp_attached "$2" ||
+		{ ktap_diag "xdp-bench $*: not attached"; sed 's/^/# /' /tmp/xdp-bench.log; return 1; }
+}
+
+bench_stop()
+{
+	kill -INT "$bench_pid" 2>/dev/null
+	wait "$bench_pid" 2>/dev/null
+	wait_until 10 xdp_detached "$1" || { ktap_diag "still attached"; return 1; }
+}

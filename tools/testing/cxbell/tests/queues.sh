@@ -164,24 +164,6 @@ xdp_ok()
 	command -v xdp-bench >/dev/null && [ -e /sys/kernel/btf/vmlinux ]
 }
 
-xdp_attached() { ip link show dev "$1" | grep -q 'xdp'; }
-xdp_detached() { ! xdp_attached "$1"; }
-
-bench_start()
-{
-	xdp-bench "$@" -i 1 >/tmp/xdp-bench.log 2>&1 &
-	bench_pid=$!
-	wait_until 20 xdp_attached "$2" ||
-		{ ktap_diag "xdp-bench $*: not attached"; sed 's/^/# /' /tmp/xdp-bench.log; return 1; }
-}
-
-bench_stop()
-{
-	kill -INT "$bench_pid" 2>/dev/null
-	wait "$bench_pid" 2>/dev/null
-	wait_until 10 xdp_detached "$1" || { ktap_diag "still attached"; return 1; }
-}
-
 # A -> B, adapter 1, one channel each; C, D: adapter 2, C with 2
 xdp_setup()
 {
