@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * QEMU model of a dual-port Mellanox ConnectX-3 (PCI 15b3:1003) for the
+ * stock mlx4_core/mlx4_en and cxbell_mlx4: shared state and the
+ * interfaces between its parts.
+ *
+ *   connectx3.c      PCI function, BAR0 (HCR, reset, ownership, MSI-X,
+ *                    model counters), BAR2 (UAR and BlueFlame pages),
+ *                    command dispatcher, mailboxes, violations
+ *   connectx3_cmd.c  firmware/init commands, ICM and MTT translation,
+ *                    MPTs, EQs and event posting, port commands
+ *   connectx3_dp.c   CQs, QPs and their state machine, steering,
+ *                    send and receive engines, the cable between ports
+ */
+#ifndef HW_NET_CXBELL_CONNECTX3_H
+#define HW_NET_CXBELL_CONNECTX3_H
+
+#include "hw/pci/pci.h"
+
+#define TYPE_CONNECTX3 "connectx3"
+OBJECT_DECLARE_SIMPLE_TYPE(CX3State, CONNECTX3)
+
+#define CX3_VENDOR_ID		0x15b3
+#define CX3_DEVICE_ID		0x1003
+#define CX3_BAR0_SIZE		(1 << 20)
+#define CX3_NUM_PORTS		2
+
+/*
+ * The model's counters, in the order of the BAR0 counters page
+ * (CX3_CTR_PAGE): a self-describing table the guest tool reads.
+ * Both parts add their counters here; names are what tests read.
+ */
+#define CX3_COUNTERS(X)							\
+	X(commands) X(cmd_errors) X(violations)				\
+	X(doorbells) X(bf_writes) X(wqes) X(cqes) X(eqes) X(interrupts)	\
+	X(cq_arms) X(tx_frames) X(tx_bytes) X(rx_frames) X(rx_bytes)	\
+	X(rx_dropped) X(pcie_in_bytes) X(pcie_out_bytes)
+
+typedef struct CX3Counters {
+#define CX3_CTR_FIELD(n) uint64_t n;
+	CX3_COUNTERS(CX3_CTR_FIELD)
+#undef CX3_CTR_FIELD
+} CX3Counters;
+
+/* BAR0 page with the counters: absent on silicon, never used by mlx4 */
+#define CX3_CTR_PAGE		0xc0000
+
+/* command status, as mlx4_core's cmd.c decodes it */
+enum {
+	CX3_STAT_OK		= 0x00,
+	CX3_STAT_INTERNAL_ERR	= 0x01,
+	CX3_STAT_BAD_OP		= 0x02,
+	CX3_STAT_BAD_PARAM	= 0x03,
+	CX3_STAT_BAD_SYS_STATE	= 0x04,
+	CX3_STAT_BAD_RESOURCE	= 0x05,
+	CX3_STAT_RESOURCE_BUSY	= 0x06,
+	CX3_STAT_EXCEED_LIM	= 0x08,
+	CX3_STAT_BAD_RES_STATE	= 0x09,
+	CX3_STAT_BAD_INDEX	= 0x0a,
+	CX3_STAT_BAD_NVMEM	= 0x0b,
+	CX3_STAT_ICM_ERROR	= 0x0c,
+	CX3_STAT_BAD_QP_STATE	= 0x10,
+	CX3_STAT_BAD_SEG_PARAM	= 0x20,
+	CX3_STAT_REG_BOUND	= 0x21,
+	CX3_STAT_BAD_PKT	= 0x30,
+	CX3_STAT_BAD_SIZE	= 0x40,
+};
+
+/* A command as posted in the HCR. */
+typedef struct CX3Cmd {
+	uint16_t opcode;
+	uint8_t opmod;
+	uint32_t in_mod;
+	uint64_t in_param;	/* immediate, or the input mailbox address */
+	uint64_t out_param;	/* immediate out (set by the handler), or
+				 * the output mailbox address */
+	bool out_is_imm;	/* handler sets: out_param is an immediate */
+} CX3Cmd;
+
+#define CX3_MAILBOX_SIZE	4096
+
+#define CX3_MAC_TABLE		128
+#define CX3_VLAN_TABLE		128
+
+/*
+ * A port (index 0 = port 1), kept by connectx3_cmd.c (QUERY_PORT,
+ * SET_PORT, INIT_PORT, CLOSE_PORT), read by the datapath.
+ */
+typedef struct CX3Port {
+	bool open;		/* INIT_PORT done, no CLOSE_PORT since */
+	uint32_t mtu;		/* SET_PORT general: max frame size */
+	uint64_t mac[CX3_MAC_TABLE];	/* SET_PORT MAC table, valid bit 63 */
+	uint32_t vlan[CX3_VLAN_TABLE];	/* SET_PORT VLAN table, valid bit 31 */
+	uint8_t base_qpn_set;	/* SET_PORT RQP_CALC seen */
+	uint32_t base_qpn;	/* default RX QP (promisc / RQP_CALC) */
+} CX3Port;
+
+struct CX3State {
+	PCIDevice parent_obj;
+	MemoryRegion bar0;
+	MemoryRegion bar2;
+
+	CX3Counters ctr;
+	CX3Port port[CX3_NUM_PORTS];
+	/* the parts' own state: see connectx3_cmd.c and connectx3_dp.c */
+	struct CX3Core *core;
+	struct CX3Dp *dp;
+};
+
+/* connectx3.c: core services every part uses */
+void cx3_violation(CX3State *s, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+/* guest memory by bus address; false (and a violation) on failure */
+bool cx3_dma_read(CX3State *s, dma_addr_t addr, void *buf, dma_addr_t len);
+bool cx3_dma_write(CX3State *s, dma_addr_t addr, const void *buf,
+		   dma_addr_t len);
+/* raise MSI-X vector (or INTx when MSI-X is off) */
+void cx3_interrupt(CX3State *s, unsigned int vector);
+
+/* connectx3_cmd.c: firmware, ICM, MTT, MPT and EQ services */
+void cx3_core_init(CX3State *s);
+void cx3_core_reset(CX3State *s);
+/* CX3_STAT_BAD_OP if the opcode is not the core's */
+int cx3_core_cmd(CX3State *s, CX3Cmd *c);
+/*
+ * Bus address of byte OFFSET of a buffer described by MTT entries
+ * starting at MTT index MTT_BASE with pages of 2^LOG_PAGE bytes (the
+ * mtt_base_addr and log_page_size of a CQ/QP/EQ context).
+ */
+bool cx3_mtt_addr(CX3State *s, uint64_t mtt_base, unsigned int log_page,
+		  uint64_t offset, dma_addr_t *addr);
+/* bus address of host memory behind an ICM virtual address */
+bool cx3_icm_addr(CX3State *s, uint64_t icm_va, dma_addr_t *addr);
+/* an lkey of an MPT: bus address of VA (PHYSICAL MRs: VA itself) */
+bool cx3_mpt_addr(CX3State *s, uint32_t lkey, uint64_t va, uint32_t len,
+		  dma_addr_t *addr);
+/* post a completion event for CQN to EQ EQN (interrupt if armed) */
+void cx3_eq_comp(CX3State *s, uint32_t eqn, uint32_t cqn);
+/* post an async event (e.g. port change) to the EQs mapped for it */
+void cx3_eq_async(CX3State *s, uint8_t type, uint8_t subtype,
+		  const uint8_t data[28]);
+/* EQ doorbell (BAR2 UAR page eqn/4, 0x800 + 8 * (eqn % 4)) */
+void cx3_eq_doorbell(CX3State *s, uint32_t eqn, uint32_t val);
+/* both ends of the cable open: the link is up on both ports */
+bool cx3_port_link(CX3State *s, unsigned int port);
+
+/* connectx3_dp.c: CQs, QPs, ports, steering, send and receive */
+void cx3_dp_init(CX3State *s);
+void cx3_dp_reset(CX3State *s);
+/* CX3_STAT_BAD_OP if the opcode is not the datapath's */
+int cx3_dp_cmd(CX3State *s, CX3Cmd *c);
+/* a write in BAR2 that is not an EQ doorbell: UAR or BlueFlame page */
+void cx3_dp_uar_write(CX3State *s, hwaddr addr, uint64_t val,
+		      unsigned int size);
+
+#endif
