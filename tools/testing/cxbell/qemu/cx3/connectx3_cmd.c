@@ -24,6 +24,7 @@ enum {
 	OP_CLOSE_HCA		= 0x008,
 	OP_INIT_PORT		= 0x009,
 	OP_CLOSE_PORT		= 0x00a,
+	OP_QUERY_HCA		= 0x00b,
 	OP_SET_PORT		= 0x00c,
 	OP_SW2HW_MPT		= 0x00d,
 	OP_QUERY_MPT		= 0x00e,
@@ -90,6 +91,7 @@ typedef struct CX3Core {
 	bool icm_size_set;
 	GHashTable *icm;		/* ICM va >> 12 -> bus address */
 	GHashTable *mpt;		/* dMPT index -> CX3Mpt */
+	uint8_t init_hca[0x200];	/* for QUERY_HCA */
 	CX3Eq eq[CX3_MAX_EQS];
 	int event_eq[64];		/* event type -> EQN, -1 none */
 } CX3Core;
@@ -231,17 +233,22 @@ static int cmd_map(CX3State *s, CX3Cmd *c, uint32_t *pages)
 static int cmd_unmap_icm(CX3State *s, CX3Cmd *c)
 {
 	uint64_t va = c->in_param;
-	uint32_t i;
+	uint32_t i, n = 0;
 
 	if (va & 0xfff || c->in_mod == 0)
 		return BAD(CX3_STAT_BAD_PARAM, "UNMAP_ICM va 0x%" PRIx64
 			   " count %u", va, c->in_mod);
-	for (i = 0; i < c->in_mod; i++) {
-		if (!g_hash_table_remove(s->core->icm,
-					 GSIZE_TO_POINTER((va >> 12) + i)))
-			return BAD(CX3_STAT_BAD_PARAM, "UNMAP_ICM of unmapped "
-				   "va 0x%" PRIx64, va + i * 4096ULL);
-	}
+	/*
+	 * icm.c unmaps whole 256 KiB chunks even where the last chunk of a
+	 * table was mapped shorter: pages not mapped in the range are fine,
+	 * a range with nothing mapped is not.
+	 */
+	for (i = 0; i < c->in_mod; i++)
+		n += g_hash_table_remove(s->core->icm,
+					 GSIZE_TO_POINTER((va >> 12) + i));
+	if (!n)
+		return BAD(CX3_STAT_BAD_PARAM, "UNMAP_ICM of unmapped va 0x%"
+			   PRIx64 " count %u", va, c->in_mod);
 	return CX3_STAT_OK;
 }
 
@@ -701,6 +708,7 @@ static int cmd_init_hca(CX3State *s, CX3Cmd *c)
 			   "log eqs %u, log mpts %u, uar page %u)", b[0x38],
 			   b[0x3b], h->log_num_eqs, h->log_mpt_sz,
 			   h->log_uar_page_sz);
+	memcpy(s->core->init_hca, b, sizeof(b));
 	h->up = true;
 	return CX3_STAT_OK;
 }
@@ -896,6 +904,19 @@ int cx3_core_cmd(CX3State *s, CX3Cmd *c)
 		return CX3_STAT_OK;
 	case OP_QUERY_ADAPTER:
 		return cmd_query_adapter(s, c);
+	case OP_QUERY_HCA: {
+		/* fw.c mlx4_QUERY_HCA: INIT_HCA's layout, core clock 0x0c */
+		uint8_t b[0x200];
+
+		if (!s->hca.up)
+			return BAD(CX3_STAT_BAD_SYS_STATE, "QUERY_HCA before "
+				   "INIT_HCA");
+		memcpy(b, k->init_hca, sizeof(b));
+		wr32(b, 0x04, 0);
+		wr16(b, 0x0c, 427);	/* MHz */
+		return outbox(s, c, b, sizeof(b)) ? CX3_STAT_OK :
+			CX3_STAT_BAD_PARAM;
+	}
 	case OP_SW2HW_EQ:
 		return cmd_sw2hw_eq(s, c);
 	case OP_HW2SW_EQ:
