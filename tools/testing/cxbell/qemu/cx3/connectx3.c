@@ -194,8 +194,6 @@ static uint64_t cx3_bar0_read(void *opaque, hwaddr addr, unsigned size)
 {
 	CX3State *s = opaque;
 
-	if (getenv("CX3_TRACE"))
-		fprintf(stderr, "cx3 rd 0x%" HWADDR_PRIx " hcr6 0x%x\n", addr, s->hcr[6]);
 	if (addr >= CX3_HCR_BASE && addr < CX3_HCR_BASE + 28)
 		return bswap32(s->hcr[(addr - CX3_HCR_BASE) / 4]);
 	if (addr >= CX3_CTR_PAGE && addr < CX3_CTR_PAGE + 4096)
@@ -214,9 +212,6 @@ static void cx3_bar0_write(void *opaque, hwaddr addr, uint64_t val,
 {
 	CX3State *s = opaque;
 	uint32_t v = bswap32((uint32_t)val);
-
-	if (getenv("CX3_TRACE"))
-		fprintf(stderr, "cx3 wr 0x%" HWADDR_PRIx " v 0x%x size %u\n", addr, v, size);
 
 	if (addr >= CX3_HCR_BASE && addr < CX3_HCR_BASE + 28) {
 		cx3_hcr_write(s, (addr - CX3_HCR_BASE) / 4, v);
