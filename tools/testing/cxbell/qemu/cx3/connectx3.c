@@ -232,8 +232,11 @@ static void cx3_bar0_write(void *opaque, hwaddr addr, uint64_t val,
 		}
 		cx3_reset_state(s);
 		return;
-	case CX3_CLR_INT:
-		pci_set_irq(PCI_DEVICE(s), 0);
+	case CX3_CLR_INT:	/* INTA pins 32..63: none here */
+		return;
+	case CX3_CLR_INT + 4:	/* pins 0..31 (eq.c: clr_base + 4) */
+		if (v & (1u << CX3_INTA_PIN))
+			pci_set_irq(PCI_DEVICE(s), 0);
 		return;
 	}
 	cx3_violation(s, "BAR0 write of 0x%" PRIx64 " at 0x%" HWADDR_PRIx

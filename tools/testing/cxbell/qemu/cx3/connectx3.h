@@ -30,7 +30,9 @@ OBJECT_DECLARE_SIMPLE_TYPE(CX3State, CONNECTX3)
 #define CX3_OWNER		0x8069c	/* ownership semaphore: reads 0 */
 #define CX3_RESET_REG		0xf0010	/* swab32(1) resets the device */
 #define CX3_RESET_SEM		0xf03fc	/* reset semaphore: reads 0 */
-#define CX3_CLR_INT		0xf00d8	/* INTx clear (QUERY_FW clr_int) */
+#define CX3_CLR_INT		0xf00d8	/* INTx clear (QUERY_FW clr_int): a
+					 * 64-bit big-endian pin mask */
+#define CX3_INTA_PIN		0	/* QUERY_ADAPTER inta_pin */
 #define CX3_CATAS_BASE		0x1f000	/* catastrophic error buffer */
 #define CX3_CATAS_DWORDS	0x10	/* reads zero: no error */
 #define CX3_MSIX_TABLE		0x7c000

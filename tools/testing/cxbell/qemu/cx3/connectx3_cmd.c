@@ -794,7 +794,7 @@ static int cmd_query_adapter(CX3State *s, CX3Cmd *c)
 	static const char board[16] = "MT_1090120019";
 	int i;
 
-	b[0x10] = 0;		/* INTA pin: clr_int bit 0 */
+	b[0x10] = CX3_INTA_PIN;	/* clr_int bit */
 	/* board id at vsd + 0xd0, each dword byte-swapped (fw.c) */
 	for (i = 0; i < 4; i++)
 		stl_le_p(b + 0x20 + 0xd0 + 4 * i, ldl_be_p(board + 4 * i));
