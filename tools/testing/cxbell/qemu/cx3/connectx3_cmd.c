@@ -521,7 +521,8 @@ bool cx3_mpt_addr(CX3State *s, uint32_t lkey, uint64_t va, uint32_t len,
 		return false;
 	}
 	if (va < m->start || (m->length != ~0ULL &&
-	    (va - m->start > m->length || len > m->length - (va - m->start)))) {
+	    (va - m->start >= m->length ||
+	     len > m->length - (va - m->start)))) {
 		cx3_violation(s, "lkey 0x%x: 0x%" PRIx64 "+%u outside the "
 			      "region", lkey, va, len);
 		return false;
@@ -700,13 +701,15 @@ static int cmd_init_hca(CX3State *s, CX3Cmd *c)
 	h->cmpt_base = rd64(b, 0x108);
 	h->log_uar_sz = b[0x12a] & 0xf;
 	h->log_uar_page_sz = b[0x12b];
-	if ((b[0x38] | b[0x3b]) || b[0x1c0 + 0x13 + 0x10] ||
+	/* 0x58: bits 29/30 ask for 64-byte EQEs/CQEs, 0x5b strides; 0x1e3
+	 * the DMFS entry size: none of them offered */
+	if ((rd32(b, 0x58) & (3u << 29)) || b[0x5b] || b[0x1e3] ||
 	    h->log_num_eqs > CX3_MAX_EQS_LOG ||
 	    h->log_mpt_sz > CX3_LOG_MAX_MPTS || h->log_uar_page_sz != 0)
 		return BAD(CX3_STAT_BAD_PARAM, "INIT_HCA asks for what "
 			   "QUERY_DEV_CAP did not offer (eqe/cqe 0x%x/0x%x, "
-			   "log eqs %u, log mpts %u, uar page %u)", b[0x38],
-			   b[0x3b], h->log_num_eqs, h->log_mpt_sz,
+			   "log eqs %u, log mpts %u, uar page %u)",
+			   rd32(b, 0x58), b[0x5b], h->log_num_eqs, h->log_mpt_sz,
 			   h->log_uar_page_sz);
 	memcpy(s->core->init_hca, b, sizeof(b));
 	h->up = true;
