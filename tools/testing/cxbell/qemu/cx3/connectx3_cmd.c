@@ -216,6 +216,10 @@ static int cmd_map(CX3State *s, CX3Cmd *c, uint32_t *pages)
 		if (va & ((1ULL << lg) - 1))
 			return BAD(CX3_STAT_BAD_PARAM, "MAP_ICM va 0x%" PRIx64
 				   " not aligned to log %u", va, lg);
+		/* max_icm_sz is 2^36: at most 2^24 pages of 4 KiB */
+		if (g_hash_table_size(k->icm) + np > (1u << 24))
+			return BAD(CX3_STAT_BAD_RESOURCE, "MAP_ICM beyond the "
+				   "advertised ICM size");
 		for (j = 0; j < np; j++) {
 			gpointer key = GSIZE_TO_POINTER((va >> 12) + j);
 
