@@ -80,6 +80,7 @@
 #   cx3_snap PREFIX                 every model counter as shell
 #                                   assignments PREFIX_NAME=VALUE (eval them)
 #   cx3_d NAME                      a_NAME - b_NAME (cx3_snap b, then a)
+#   cx3_pci                         sysfs directory of the 15b3:1003 function
 #   cx3_netdevs                     netdevs of the 15b3:1003 function (one a
 #                                   line, by dev_port), in every namespace
 #                                   they were not moved out of
@@ -804,12 +805,21 @@ cx3_d()
 	eval "echo \$((a_$1 - b_$1))"
 }
 
-# The 15b3:1003 PCI function's netdevs, ordered by dev_port.
-cx3_netdevs()
+# The sysfs directory of the 15b3:1003 PCI function(s).
+cx3_pci()
 {
 	for _d in /sys/bus/pci/devices/*; do
-		[ "$(cat "$_d/vendor" 2>/dev/null)" = 0x15b3 ] &&
-		[ "$(cat "$_d/device" 2>/dev/null)" = 0x1003 ] || continue
+		# (read, not cat: no process per device)
+		read -r _v <"$_d/vendor" && [ "$_v" = 0x15b3 ] &&
+		read -r _v <"$_d/device" && [ "$_v" = 0x1003 ] && echo "$_d"
+	done 2>/dev/null
+	return 0
+}
+
+# Its netdevs, ordered by dev_port.
+cx3_netdevs()
+{
+	for _d in $(cx3_pci); do
 		for _n in "$_d"/net/*; do
 			[ -e "$_n" ] && echo "$(cat "$_n/dev_port") ${_n##*/}"
 		done
