@@ -96,13 +96,16 @@ static int find_dev(char *out, size_t len)
 	return found;
 }
 
-static uint32_t rd32(const volatile uint8_t *p, size_t off)
+static uint32_t rd32(const uint8_t *p, size_t off)
 {
-	/* one aligned 32-bit load; the page is little-endian, like x86 */
-	return *(const volatile uint32_t *)(p + off);
+	/*
+	 * One aligned 32-bit load (atomic: never split, merged or elided);
+	 * the page is little-endian, like x86.
+	 */
+	return __atomic_load_n((const uint32_t *)(p + off), __ATOMIC_RELAXED);
 }
 
-static uint64_t rd64(const volatile uint8_t *p, size_t off)
+static uint64_t rd64(const uint8_t *p, size_t off)
 {
 	uint32_t lo, hi, hi2;
 	int tries;
@@ -118,9 +121,9 @@ static uint64_t rd64(const volatile uint8_t *p, size_t off)
 	return (uint64_t)hi << 32 | lo;
 }
 
-static void usage(void)
+static void bad_usage(void)
 {
-	fprintf(stderr, "usage: cx3stat [-d BDF] [NAME]\n");
+	fputs("usage: cx3stat [-d BDF] [NAME]\n", stderr);
 	exit(2);
 }
 
@@ -128,7 +131,7 @@ int main(int argc, char **argv)
 {
 	const char *want = NULL, *bdf = getenv("CX3STAT_DEV");
 	char dev[256], path[512], name[CTR_NAME + 1];
-	volatile uint8_t *page;
+	const uint8_t *page;
 	uint32_t magic, count, i;
 	int fd, opt, found = 0;
 
@@ -138,13 +141,13 @@ int main(int argc, char **argv)
 			bdf = optarg;
 			break;
 		default:
-			usage();
+			bad_usage();
 		}
 	}
 	if (optind < argc)
 		want = argv[optind++];
 	if (optind < argc)
-		usage();
+		bad_usage();
 
 	if (bdf && *bdf) {
 		snprintf(dev, sizeof(dev), "%s", bdf);
@@ -169,7 +172,8 @@ int main(int argc, char **argv)
 	if (page == MAP_FAILED) {
 		fprintf(stderr, "cx3stat: mmap %s at 0x%x: %s%s\n", path,
 			CTR_PAGE, strerror(errno),
-			errno == EINVAL ? " (BAR claimed by a driver and no iomem=relaxed?)" : "");
+			errno == EINVAL ?
+			" (BAR claimed by a driver and no iomem=relaxed?)" : "");
 		close(fd);
 		return 1;
 	}
@@ -177,7 +181,8 @@ int main(int argc, char **argv)
 
 	magic = rd32(page, 0);
 	if (magic != CTR_MAGIC) {
-		fprintf(stderr, "cx3stat: %s: bad magic 0x%08x at BAR0 0x%x (want 0x%08x): not the model's counters page\n",
+		fprintf(stderr,
+			"cx3stat: %s: bad magic 0x%08x at BAR0 0x%x (want 0x%08x): not the model's counters page\n",
 			dev, magic, CTR_PAGE, CTR_MAGIC);
 		return 1;
 	}
