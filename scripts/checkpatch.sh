@@ -51,7 +51,6 @@ if [ ${#files[@]} = 0 ]; then
 		files+=("${f#./}")
 	done < <(cd "$top" && find drivers include tools/testing/cxbell \
 		-path '*/.build' -prune -o \
-		-path tools/testing/cxbell/qemu -prune -o \
 		\( -name '*.c' -o -name '*.h' \) ! -name '*.mod.c' -type f -print0 \
 		2>/dev/null | sort -z)
 fi
