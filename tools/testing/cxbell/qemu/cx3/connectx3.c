@@ -162,6 +162,7 @@ static const char *const cx3_ctr_names[] = {
 	CX3_COUNTERS(CX3_CTR_NAME)
 #undef CX3_CTR_NAME
 };
+
 #define CX3_NUM_CTRS ARRAY_SIZE(cx3_ctr_names)
 
 /* a 32-bit little-endian word of the counters page */
@@ -190,7 +191,7 @@ static uint32_t cx3_ctr_read(CX3State *s, hwaddr off)
 	return ldl_le_p(name + o);
 }
 
-static uint64_t cx3_bar0_read(void *opaque, hwaddr addr, unsigned size)
+static uint64_t cx3_bar0_read(void *opaque, hwaddr addr, unsigned int size)
 {
 	CX3State *s = opaque;
 
@@ -208,7 +209,7 @@ static uint64_t cx3_bar0_read(void *opaque, hwaddr addr, unsigned size)
 }
 
 static void cx3_bar0_write(void *opaque, hwaddr addr, uint64_t val,
-			   unsigned size)
+			   unsigned int size)
 {
 	CX3State *s = opaque;
 	uint32_t v = bswap32((uint32_t)val);
@@ -253,13 +254,13 @@ static const MemoryRegionOps cx3_bar0_ops = {
 
 /* ---- BAR2: UAR pages, then BlueFlame pages ---- */
 
-static uint64_t cx3_bar2_read(void *opaque, hwaddr addr, unsigned size)
+static uint64_t cx3_bar2_read(void *opaque, hwaddr addr, unsigned int size)
 {
 	return 0;
 }
 
 static void cx3_bar2_write(void *opaque, hwaddr addr, uint64_t val,
-			   unsigned size)
+			   unsigned int size)
 {
 	CX3State *s = opaque;
 	hwaddr off = addr & 0xfff;

@@ -54,6 +54,7 @@ enum {
 	EV_PORT_CHANGE	= 0x09,
 	EV_CMD		= 0x0a,
 };
+
 #define PORT_CHANGE_DOWN	1
 #define PORT_CHANGE_ACTIVE	4
 
@@ -61,10 +62,10 @@ enum {
 #define CX3_FW_PAGES		64	/* 256 KiB firmware area */
 #define CX3_AUX_PAGES		4	/* ICM aux area, any ICM size */
 #define CX3_MAX_EQS_LOG		6
-#define CX3_MAX_EQS		(1 << CX3_MAX_EQS_LOG)
+#define CX3_MAX_EQS		BIT(CX3_MAX_EQS_LOG)
 #define CX3_ETH_MTU		10240
 #define CX3_LOG_MAX_MPTS	20
-#define CX3_MPT_FLAG_PHYSICAL	(1u << 9)	/* mlx4.h MLX4_MPT_FLAG_PHYSICAL */
+#define CX3_MPT_FLAG_PHYSICAL	BIT(9)	/* mlx4.h MLX4_MPT_FLAG_PHYSICAL */
 
 typedef struct CX3Eq {
 	bool valid;
@@ -228,7 +229,7 @@ static int cmd_map(CX3State *s, CX3Cmd *c, uint32_t *pages)
 					   PRIx64 " mapped twice",
 					   va + j * 4096);
 			g_hash_table_insert(k->icm, key,
-				GSIZE_TO_POINTER(pa + j * 4096));
+					    GSIZE_TO_POINTER(pa + j * 4096));
 		}
 	}
 	return CX3_STAT_OK;
@@ -513,20 +514,22 @@ bool cx3_mpt_addr(CX3State *s, uint32_t lkey, uint64_t va, uint32_t len,
 	uint32_t hw = key_to_hw_index(lkey);
 	CX3Mpt *m;
 	uint64_t off;
+	uint32_t idx;
 
 	if (!s->hca.up) {
 		cx3_violation(s, "lkey 0x%x used before INIT_HCA", lkey);
 		return false;
 	}
-	m = g_hash_table_lookup(s->core->mpt, GUINT_TO_POINTER(
-				hw & ((1u << s->hca.log_mpt_sz) - 1)));
+	idx = hw & ((1u << s->hca.log_mpt_sz) - 1);
+	m = g_hash_table_lookup(s->core->mpt, GUINT_TO_POINTER(idx));
 	if (!m || m->key != hw) {
 		cx3_violation(s, "lkey 0x%x: no such MPT", lkey);
 		return false;
 	}
-	if (va < m->start || (m->length != ~0ULL &&
-	    (va - m->start >= m->length ||
-	     len > m->length - (va - m->start)))) {
+	if (va < m->start ||
+	    (m->length != ~0ULL &&
+	     (va - m->start >= m->length ||
+	      len > m->length - (va - m->start)))) {
 		cx3_violation(s, "lkey 0x%x: 0x%" PRIx64 "+%u outside the "
 			      "region", lkey, va, len);
 		return false;
@@ -705,8 +708,10 @@ static int cmd_init_hca(CX3State *s, CX3Cmd *c)
 	h->cmpt_base = rd64(b, 0x108);
 	h->log_uar_sz = b[0x12a] & 0xf;
 	h->log_uar_page_sz = b[0x12b];
-	/* 0x58: bits 29/30 ask for 64-byte EQEs/CQEs, 0x5b strides; 0x1e3
-	 * the DMFS entry size: none of them offered */
+	/*
+	 * 0x58: bits 29/30 ask for 64-byte EQEs/CQEs, 0x5b strides; 0x1e3
+	 * the DMFS entry size: none of them offered
+	 */
 	if ((rd32(b, 0x58) & (3u << 29)) || b[0x5b] || b[0x1e3] ||
 	    h->log_num_eqs > CX3_MAX_EQS_LOG ||
 	    h->log_mpt_sz > CX3_LOG_MAX_MPTS || h->log_uar_page_sz != 0)
@@ -816,7 +821,8 @@ static int cmd_mad_ifc(CX3State *s, CX3Cmd *c)
 	if (!inbox(s, c, b, sizeof(b)))
 		return CX3_STAT_BAD_PARAM;
 	b[3] |= 0x80;		/* method: response */
-	b[4] = b[5] = 0;	/* status */
+	b[4] = 0;		/* status */
+	b[5] = 0;
 	memset(b + 64, 0, sizeof(b) - 64);
 	return outbox(s, c, b, sizeof(b)) ? CX3_STAT_OK : CX3_STAT_BAD_PARAM;
 }
