@@ -15,6 +15,7 @@
 #include "qemu/bswap.h"
 #include "qapi/error.h"
 #include "hw/pci/pci.h"
+#include "hw/pci/msi.h"
 #include "hw/pci/msix.h"
 #include "hw/pci/pcie.h"
 #include "sysemu/dma.h"
