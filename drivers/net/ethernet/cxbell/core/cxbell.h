@@ -284,7 +284,7 @@ struct cxb_rx_ring {
 
 	/* Slow path fields follow */
 	struct xdp_rxq_info xdp_rxq;
-	dma_addr_t buf_dma;
+	dma_addr_t buf_dma;		/* the QP buffer, buf - 64 */
 	dma_addr_t db_dma;
 	struct cxb_rq_hw hw;
 	bool created;

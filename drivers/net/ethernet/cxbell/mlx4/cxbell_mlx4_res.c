@@ -626,8 +626,9 @@ static int cxb_mlx4_rq_create(struct cxb_adev *cadev,
 	}
 	rq->channel = p->channel;
 	rq->cqn = p->cqn;
+	/* the whole QP buffer: its send queue TXBB, then the RQ */
 	err = cxb_mlx4_mtt_map(dev, &rq->mtt, p->buf_dma,
-			       (size_t)1 << (p->log_entries + p->log_stride));
+			       CXB_MLX4_RX_BUF_SIZE(1U << p->log_entries));
 	if (err)
 		goto err_free;
 	err = mlx4_qp_alloc(dev, port->rx_base + p->channel, &rq->qp);
