@@ -154,6 +154,12 @@ static void cxb_tx_write_inline(struct mlx4_wqe_ctrl_seg *ctrl,
 		u32 n = min(left, cxb_mlx4_inline_seg_max(i));
 
 		skb_copy_bits(skb, off, inl + 1, n);
+		/* segments past the first start a TXBB: their header is its
+		 * first dword, stored after the data (mlx4_en, en_tx.c
+		 * build_inline_wqe(): dma_wmb() before the byte_count)
+		 */
+		if (i)
+			dma_wmb();
 		inl->byte_count = cxb_mlx4_inline_bc(n);
 		off += n;
 		left -= n;
@@ -177,47 +183,66 @@ static void cxb_tx_drop(struct cxb_tx_ring *ring, struct sk_buff *skb)
 	u64_stats_update_end(&ring->xstats_sync);
 }
 
-/* Map the skb and write its data segments; false if a mapping failed. */
+/* A send data segment: its byte count, the first dword, last. A segment
+ * that starts a TXBB holds that TXBB's first dword, by which the HCA
+ * judges whether the 64-byte block is valid (mlx4_en, en_tx.c
+ * mlx4_en_build_dma_wqe(): dma_wmb() before each byte_count).
+ */
+static inline void cxb_tx_set_data_seg(struct mlx4_wqe_data_seg *dseg,
+				       dma_addr_t addr, u32 len, __be32 lkey)
+{
+	dseg->addr = cpu_to_be64(addr);
+	dseg->lkey = lkey;
+	dma_wmb();
+	dseg->byte_count = cpu_to_be32(len);
+}
+
+/* Map the skb and write its data segments; false if a mapping failed.
+ * The segments are written from the last to the first, as mlx4_en does
+ * (en_tx.c): each TXBB's first dword is stored after the rest of it.
+ */
 static __always_inline bool
 cxb_tx_map(struct cxb_tx_ring *ring, struct sk_buff *skb,
 	   struct cxb_tx_info *info, struct mlx4_wqe_data_seg *dseg,
 	   u32 headlen, u32 nr_frags)
 {
+	u32 i = nr_frags, mapped = 0;
 	dma_addr_t dma;
-	u32 i;
 
-	info->map0_len = 0;
-	if (headlen) {
-		dma = dma_map_single(ring->dma_dev, skb->data, headlen,
-				     DMA_TO_DEVICE);
-		if (unlikely(dma_mapping_error(ring->dma_dev, dma)))
-			return false;
-		info->map0_addr = dma;
-		info->map0_len = headlen;
-		cxb_set_data_seg(dseg++, dma, headlen, ring->lkey);
-	}
-	for (i = 0; i < nr_frags; i++) {
+	/* the last segment: the linear part's, if any, comes first */
+	dseg += !!headlen;
+	while (i--) {
 		const skb_frag_t *frag = &skb_shinfo(skb)->frags[i];
 		u32 len = skb_frag_size(frag);
 		struct cxb_dma_ent *e;
 
 		dma = skb_frag_dma_map(ring->dma_dev, frag, 0, len,
 				       DMA_TO_DEVICE);
-		if (unlikely(dma_mapping_error(ring->dma_dev, dma))) {
-			cxb_tx_unmap_frags(ring, ring->dma_prod - i, i);
-			ring->dma_prod -= i;
-			if (info->map0_len)
-				dma_unmap_single(ring->dma_dev, info->map0_addr,
-						 info->map0_len, DMA_TO_DEVICE);
-			return false;
-		}
+		if (unlikely(dma_mapping_error(ring->dma_dev, dma)))
+			goto err_unmap;
 		e = &ring->dma_fifo[ring->dma_prod++ & ring->dma_mask];
 		e->addr = dma;
 		e->len = len;
-		cxb_set_data_seg(dseg++, dma, len, ring->lkey);
+		cxb_tx_set_data_seg(dseg + i, dma, len, ring->lkey);
+		mapped++;
+	}
+	info->map0_len = 0;
+	if (headlen) {
+		dma = dma_map_single(ring->dma_dev, skb->data, headlen,
+				     DMA_TO_DEVICE);
+		if (unlikely(dma_mapping_error(ring->dma_dev, dma)))
+			goto err_unmap;
+		info->map0_addr = dma;
+		info->map0_len = headlen;
+		cxb_tx_set_data_seg(dseg - 1, dma, headlen, ring->lkey);
 	}
 	info->nr_frags = nr_frags;
 	return true;
+
+err_unmap:
+	cxb_tx_unmap_frags(ring, ring->dma_prod - mapped, mapped);
+	ring->dma_prod -= mapped;
+	return false;
 }
 
 /* Doorbell avoidance (doorbell_opt bit 0): called when a doorbell is due,
