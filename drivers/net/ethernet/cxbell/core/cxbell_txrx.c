@@ -100,32 +100,44 @@ static inline void cxb_set_data_seg(struct mlx4_wqe_data_seg *dseg,
 	dseg->byte_count = cpu_to_be32(len);
 }
 
-/* Fill the TXBBs from @idx to the ring end with one NOP WQE that asks for
- * no completion, nor an error completion (NEC: mlx4_ib set it on its
- * NOPs, for firmware 2.2.232 and later, MLX4_FW_VER_WQE_CTRL_NEC); the
- * completion of the next real WQE frees it.
+/* Fill the @nr_txbb TXBBs from @prod to the ring end with one-TXBB NOP
+ * WQEs that ask for no completion, nor an error completion (NEC: mlx4_ib
+ * set it on its NOPs, for firmware 2.2.232 and later,
+ * MLX4_FW_VER_WQE_CTRL_NEC); the completion of the next real WQE frees
+ * them. One TXBB each, so that every TXBB's first dword is an owner
+ * written last: a NOP of several TXBBs would leave stale blocks inside
+ * it. Its body is what mlx4_ib's post_nop_wqe() wrote: one inline segment
+ * header over the rest of the TXBB.
  */
 static void cxb_tx_post_nop(struct cxb_tx_ring *ring, u32 prod, u32 nr_txbb)
 {
-	u32 idx = prod & ring->size_mask;
-	struct mlx4_wqe_ctrl_seg *ctrl = ring->buf + (idx << CXB_MLX4_TXBB_SHIFT);
-	struct cxb_tx_info *info = &ring->tx_info[idx];
-	u32 ds = nr_txbb * (CXB_MLX4_TXBB_SIZE / CXB_MLX4_DS_SIZE);
+	u32 ds = CXB_MLX4_TXBB_SIZE / CXB_MLX4_DS_SIZE;
+	u32 end = prod + nr_txbb;
 
-	info->skb = NULL;
-	info->nr_txbb = nr_txbb;
-	info->nr_frags = 0;
-	info->map0_len = 0;
-	info->nr_bytes = 0;
+	for (; prod != end; prod++) {
+		u32 idx = prod & ring->size_mask;
+		struct mlx4_wqe_ctrl_seg *ctrl =
+			ring->buf + (idx << CXB_MLX4_TXBB_SHIFT);
+		struct mlx4_wqe_inline_seg *inl = (void *)(ctrl + 1);
+		struct cxb_tx_info *info = &ring->tx_info[idx];
 
-	ctrl->qpn_vlan.vlan_tag = 0;
-	ctrl->qpn_vlan.ins_vlan = 0;
-	ctrl->qpn_vlan.fence_size = ds;
-	ctrl->srcrb_flags = 0;
-	ctrl->imm = 0;
-	dma_wmb();
-	ctrl->owner_opcode = cpu_to_be32(MLX4_OPCODE_NOP | MLX4_WQE_CTRL_NEC |
-					 cxb_mlx4_owner(prod, ring->size));
+		info->skb = NULL;
+		info->nr_txbb = 1;
+		info->nr_frags = 0;
+		info->map0_len = 0;
+		info->nr_bytes = 0;
+
+		ctrl->qpn_vlan.vlan_tag = 0;
+		ctrl->qpn_vlan.ins_vlan = 0;
+		ctrl->qpn_vlan.fence_size = ds;
+		ctrl->srcrb_flags = 0;
+		ctrl->imm = 0;
+		inl->byte_count = cxb_mlx4_inline_bc(CXB_MLX4_INLINE_FIRST_MAX);
+		dma_wmb();
+		ctrl->owner_opcode = cpu_to_be32(MLX4_OPCODE_NOP |
+						 MLX4_WQE_CTRL_NEC |
+						 cxb_mlx4_owner(prod, ring->size));
+	}
 }
 
 /* Copy the packet into inline segments (wqe/mlx4.h: none crosses a
