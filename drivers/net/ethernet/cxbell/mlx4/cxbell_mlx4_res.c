@@ -678,6 +678,19 @@ static void cxb_mlx4_rq_destroy(struct cxb_adev *cadev, struct cxb_rq_hw *hw)
 
 	mutex_lock(&port->lock);
 	port->rq[rq->channel] = NULL;
+	/* The datapath is being rebuilt with the port open (reset, channels,
+	 * rings, MTU): the RSS QP must not spread frames over a receive QP
+	 * that goes to reset and is freed. mlx4_en never leaves that window
+	 * (en_netdev.c, mlx4_en_stop_port(): the indirection QP goes before
+	 * the receive QPs). Back to reset until the next receive QP is
+	 * created, which points it at the live ones again; frames meanwhile
+	 * are dropped by the HCA.
+	 */
+	if (port->open && port->rss_state != MLX4_QP_STATE_RST) {
+		mlx4_qp_modify(dev, NULL, port->rss_state, MLX4_QP_STATE_RST,
+			       NULL, 0, 0, &port->rss_qp);
+		port->rss_state = MLX4_QP_STATE_RST;
+	}
 	mutex_unlock(&port->lock);
 	cxb_mlx4_qp_destroy(dev, &rq->qp, &rq->state);
 	mlx4_mtt_cleanup(dev, &rq->mtt);
