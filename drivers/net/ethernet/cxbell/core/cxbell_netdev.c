@@ -32,12 +32,17 @@ int cxb_cq_alloc(struct cxb_priv *priv, struct cxb_channel *ch,
 		cq->buf = NULL;
 		return -ENOMEM;
 	}
-	/* Lap 0 entries are owned by the device: owner bit set. */
-	for (i = 0; i < entries; i++) {
-		if (cqe_size == CXB_MLX5_CQE_SIZE)
+	/* Lap 0 entries are owned by the device: owner bit set. mlx4 CQEs
+	 * all 0xcc, owner bit included: the value ConnectX-3 firmware
+	 * requires when the driver initialises the CQ (mlx4_core, cq.c:
+	 * MLX4_DEV_CAP_FLAG2_SW_CQ_INIT, mlx4_init_kernel_cqes()).
+	 */
+	if (cqe_size == CXB_MLX5_CQE_SIZE) {
+		for (i = 0; i < entries; i++)
 			cq->buf64[i].op_own = CXB_MLX5_CQE_INIT;
-		else
-			cq->buf[i].owner_sr_opcode = MLX4_CQE_OWNER_MASK;
+	} else {
+		BUILD_BUG_ON(!(0xcc & MLX4_CQE_OWNER_MASK));
+		memset(cq->buf, 0xcc, (size_t)entries * cqe_size);
 	}
 	return 0;
 }

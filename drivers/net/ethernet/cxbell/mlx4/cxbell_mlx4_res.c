@@ -458,7 +458,8 @@ static int cxb_mlx4_cq_create(struct cxb_adev *cadev,
 	struct cxb_mlx4_port *port = to_cxb_mlx4_port(cadev);
 	struct cxb_mlx4_dev *mdev = port->mdev;
 	struct mlx4_dev *dev = mdev->dev;
-	/* The core initialised the CQEs itself: mlx4_core must not (an
+	/* The core initialised the CQEs itself, to the 0xcc firmware
+	 * wants with MLX4_DEV_CAP_FLAG2_SW_CQ_INIT: mlx4_core must not (an
 	 * empty buffer description makes its software init a no-op).
 	 */
 	struct mlx4_buf no_init = {};
