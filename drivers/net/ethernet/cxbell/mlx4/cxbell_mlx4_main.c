@@ -139,7 +139,7 @@ static const char *cxb_mlx4_unsupported(struct mlx4_dev *dev)
 	 * cxbell does neither.
 	 */
 	if (mlx4_is_master(dev))
-		return "SR-IOV is enabled (mlx4_core num_vfs): the PF of a multi-function device is not supported";
+		return "SR-IOV is enabled (mlx4_core num_vfs): not supported";
 	/* The core parses 32-byte CQEs. */
 	if (dev->caps.cqe_size != CXB_MLX4_CQE_SIZE)
 		return "64-byte CQEs are enabled (load mlx4_core with enable_64b_cqe_eqe=0)";
