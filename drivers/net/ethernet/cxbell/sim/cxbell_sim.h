@@ -236,6 +236,7 @@ enum cxb_sim_cnt {
 	CXB_SIM_C_RX_BAD_FCS,		/* frames completed with a bad FCS */
 	CXB_SIM_C_MPW_WQES,		/* cx5: multi-packet WQEs executed */
 	CXB_SIM_C_MPW_PKTS,		/* cx5: packets they carried */
+	CXB_SIM_C_ARMS_STALE,		/* CQ arms ignored: wrong sequence number */
 	CXB_SIM_NR_CNT
 };
 
