@@ -4,7 +4,7 @@
 # them (Documentation/mlx4.rst). The sim fetches receive WQEs behind the
 # receive QP's one-TXBB send queue (buffer offset 64, mlx4_en en_rx.c),
 # and ignores a CQ arm whose sequence number is not the CQ's (1 at
-# creation, mlx4_core cq.c, + 1 per event), counting a violation. Port 0
+# creation, mlx4_core cq.c, + 1 per event), counting it in arms_stale. Port 0
 # of sim adapter 1 sends M frames with pktgen (burst 1) to port 1, one
 # channel each, on a cx3 and on a cx5 adapter (the receive queue is
 # mlx4's on both; cx5 CQ arms start at 0, as mlx5_core's):
@@ -42,7 +42,8 @@ run()
 	pair_snap_settled a
 	ktap_diag "sent $sent rx_packets $(pair_d r_rx_packets)" \
 		"sim rx_frames $(pair_d s1_rx_frames) rx_dropped $(pair_d s1_rx_dropped)" \
-		"irqs $(pair_d s1_irqs) violations $(pair_d s0_violations)/$(pair_d s1_violations)"
+		"irqs $(pair_d s1_irqs) violations $(pair_d s0_violations)/$(pair_d s1_violations)" \
+		"arms_stale $(pair_d s0_arms_stale)/$(pair_d s1_arms_stale)"
 	rc=0
 	eq "$sent" "$M" "pktgen sent" || rc=1
 	eq "$(pair_d r_rx_packets)" "$M" "port 1 rx_packets" || rc=1
