@@ -85,7 +85,10 @@ struct cxb_sq_hw {
 };
 
 struct cxb_rq_params {
-	dma_addr_t buf_dma;		/* receive ring of data segments */
+	/* receive QP buffer: one 64-byte send TXBB, then the ring of
+	 * data segments (CXB_MLX4_RX_BUF_SIZE(1 << log_entries) bytes)
+	 */
+	dma_addr_t buf_dma;
 	dma_addr_t db_dma;		/* doorbell record: __be32 producer */
 	unsigned int log_entries;
 	unsigned int log_stride;	/* log2 bytes per receive WQE (4) */

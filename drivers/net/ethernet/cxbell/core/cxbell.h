@@ -23,17 +23,25 @@ struct page_pool;
 #define CXB_DRV_NAME		"cxbell"
 
 /* Keep in sync with the extack message in cxbell_ethtool.c. */
-#define CXB_MIN_RING_SIZE	64U
+#define CXB_MIN_RING_SIZE	64U	/* > CXB_TX_WAKE_ROOM */
 #define CXB_MAX_RING_SIZE	8192U
 #define CXB_DEF_RING_SIZE	1024U
 #define CXB_MAX_CHANNELS	64U
 
-/* Room the xmit path keeps free: one maximal WQE plus the NOP that may pad
- * the ring end before it. The queue stops when less than this is free and
- * wakes once twice as much is free again.
+/* Room the xmit path keeps free: the HCA prefetches up to 2 KB of send
+ * queue ahead of the WQE it executes, so that much plus one TXBB must
+ * never hold WQEs of the previous lap still in flight (mlx4_en,
+ * mlx4_en.h: HEADROOM = 2048 / TXBB_SIZE + 1 = 33 TXBBs); on top of it
+ * one maximal WQE plus the NOPs that may pad the ring end before it
+ * (mlx4_en has no NOPs: its full_size keeps HEADROOM + MAX_DESC_TXBBS,
+ * 41). The queue stops when less than this is free and wakes once
+ * another maximal WQE fits; 49 and 57 of the least ring, 64.
  */
-#define CXB_TX_STOP_ROOM	(2 * CXB_MLX4_MAX_WQE_TXBBS)
-#define CXB_TX_WAKE_ROOM	(2 * CXB_TX_STOP_ROOM)
+#define CXB_TX_PREFETCH_ROOM	(2048 / CXB_MLX4_TXBB_SIZE + 1)
+#define CXB_TX_STOP_ROOM	(CXB_TX_PREFETCH_ROOM + \
+				 2 * CXB_MLX4_MAX_WQE_TXBBS)
+#define CXB_TX_WAKE_ROOM	(CXB_TX_STOP_ROOM + CXB_MLX4_MAX_WQE_TXBBS)
+static_assert(CXB_TX_WAKE_ROOM <= CXB_MIN_RING_SIZE);
 /* TX CQEs handled per NAPI poll at most, whatever the budget. */
 #define CXB_TX_CQ_BUDGET	256
 
@@ -284,7 +292,7 @@ struct cxb_rx_ring {
 
 	/* Slow path fields follow */
 	struct xdp_rxq_info xdp_rxq;
-	dma_addr_t buf_dma;
+	dma_addr_t buf_dma;		/* the QP buffer, buf - 64 */
 	dma_addr_t db_dma;
 	struct cxb_rq_hw hw;
 	bool created;

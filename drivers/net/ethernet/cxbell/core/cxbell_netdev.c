@@ -32,12 +32,17 @@ int cxb_cq_alloc(struct cxb_priv *priv, struct cxb_channel *ch,
 		cq->buf = NULL;
 		return -ENOMEM;
 	}
-	/* Lap 0 entries are owned by the device: owner bit set. */
-	for (i = 0; i < entries; i++) {
-		if (cqe_size == CXB_MLX5_CQE_SIZE)
+	/* Lap 0 entries are owned by the device: owner bit set. mlx4 CQEs
+	 * all 0xcc, owner bit included: the value ConnectX-3 firmware
+	 * requires when the driver initialises the CQ (mlx4_core, cq.c:
+	 * MLX4_DEV_CAP_FLAG2_SW_CQ_INIT, mlx4_init_kernel_cqes()).
+	 */
+	if (cqe_size == CXB_MLX5_CQE_SIZE) {
+		for (i = 0; i < entries; i++)
 			cq->buf64[i].op_own = CXB_MLX5_CQE_INIT;
-		else
-			cq->buf[i].owner_sr_opcode = MLX4_CQE_OWNER_MASK;
+	} else {
+		BUILD_BUG_ON(!(0xcc & MLX4_CQE_OWNER_MASK));
+		memset(cq->buf, 0xcc, (size_t)entries * cqe_size);
 	}
 	return 0;
 }
@@ -55,6 +60,10 @@ int cxb_cq_activate(struct cxb_priv *priv, struct cxb_cq *cq)
 	p.channel = cq->ch->idx;
 	p.comp = cxb_comp_event;
 	p.comp_ctx = cq;
+	/* The first arm's sequence number: mlx4_core starts every CQ at 1
+	 * (cq.c, mlx4_cq_alloc(); libmlx4 likewise), mlx5_core at 0.
+	 */
+	cq->arm_sn = priv->cadev->gen == CXB_GEN_CX5 ? 0 : 1;
 	err = priv->ops->cq_create(priv->cadev, &p, &cq->hw);
 	if (err)
 		return err;
@@ -257,6 +266,7 @@ static int cxb_rx_alloc(struct cxb_priv *priv, struct cxb_channel *ch)
 {
 	struct cxb_rx_ring *ring = &ch->rx;
 	u32 size = ch->cfg.rx_ring_size;
+	void *qp_buf;
 	int err;
 
 	ring->size = size;
@@ -273,11 +283,16 @@ static int cxb_rx_alloc(struct cxb_priv *priv, struct cxb_channel *ch)
 	ring->rx_info = kvcalloc(size, sizeof(*ring->rx_info), GFP_KERNEL);
 	if (!ring->rx_info)
 		return -ENOMEM;
-	ring->buf = dma_alloc_coherent(priv->dma_dev,
-				       size << CXB_MLX4_RX_STRIDE_SHIFT,
-				       &ring->buf_dma, GFP_KERNEL);
-	if (!ring->buf)
+	/* The QP buffer: the one-TXBB send queue, then the receive WQEs
+	 * (wqe/mlx4.h). The send queue TXBB is stamped as never posted
+	 * (mlx4_en, en_rx.c: "Stamp first unused send wqe").
+	 */
+	qp_buf = dma_alloc_coherent(priv->dma_dev, CXB_MLX4_RX_BUF_SIZE(size),
+				    &ring->buf_dma, GFP_KERNEL);
+	if (!qp_buf)
 		return -ENOMEM;
+	*(__be32 *)qp_buf = cpu_to_be32(CXB_MLX4_OWNER_BIT);
+	ring->buf = qp_buf + CXB_MLX4_RX_RQ_OFFSET;
 	ring->db_rec = dma_alloc_coherent(priv->dma_dev, sizeof(__be32),
 					  &ring->db_dma, GFP_KERNEL);
 	if (!ring->db_rec)
@@ -327,8 +342,9 @@ static void cxb_rx_destroy(struct cxb_priv *priv, struct cxb_channel *ch)
 				  ring->db_dma);
 	if (ring->buf)
 		dma_free_coherent(priv->dma_dev,
-				  ring->size << CXB_MLX4_RX_STRIDE_SHIFT,
-				  ring->buf, ring->buf_dma);
+				  CXB_MLX4_RX_BUF_SIZE(ring->size),
+				  (void *)ring->buf - CXB_MLX4_RX_RQ_OFFSET,
+				  ring->buf_dma);
 	kvfree(ring->rx_info);
 }
 

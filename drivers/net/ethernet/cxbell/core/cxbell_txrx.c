@@ -100,32 +100,44 @@ static inline void cxb_set_data_seg(struct mlx4_wqe_data_seg *dseg,
 	dseg->byte_count = cpu_to_be32(len);
 }
 
-/* Fill the TXBBs from @idx to the ring end with one NOP WQE that asks for
- * no completion, nor an error completion (NEC: mlx4_ib set it on its
- * NOPs, for firmware 2.2.232 and later, MLX4_FW_VER_WQE_CTRL_NEC); the
- * completion of the next real WQE frees it.
+/* Fill the @nr_txbb TXBBs from @prod to the ring end with one-TXBB NOP
+ * WQEs that ask for no completion, nor an error completion (NEC: mlx4_ib
+ * set it on its NOPs, for firmware 2.2.232 and later,
+ * MLX4_FW_VER_WQE_CTRL_NEC); the completion of the next real WQE frees
+ * them. One TXBB each, so that every TXBB's first dword is an owner
+ * written last: a NOP of several TXBBs would leave stale blocks inside
+ * it. Its body is what mlx4_ib's post_nop_wqe() wrote: one inline segment
+ * header over the rest of the TXBB.
  */
 static void cxb_tx_post_nop(struct cxb_tx_ring *ring, u32 prod, u32 nr_txbb)
 {
-	u32 idx = prod & ring->size_mask;
-	struct mlx4_wqe_ctrl_seg *ctrl = ring->buf + (idx << CXB_MLX4_TXBB_SHIFT);
-	struct cxb_tx_info *info = &ring->tx_info[idx];
-	u32 ds = nr_txbb * (CXB_MLX4_TXBB_SIZE / CXB_MLX4_DS_SIZE);
+	u32 ds = CXB_MLX4_TXBB_SIZE / CXB_MLX4_DS_SIZE;
+	u32 end = prod + nr_txbb;
 
-	info->skb = NULL;
-	info->nr_txbb = nr_txbb;
-	info->nr_frags = 0;
-	info->map0_len = 0;
-	info->nr_bytes = 0;
+	for (; prod != end; prod++) {
+		u32 idx = prod & ring->size_mask;
+		struct mlx4_wqe_ctrl_seg *ctrl =
+			ring->buf + (idx << CXB_MLX4_TXBB_SHIFT);
+		struct mlx4_wqe_inline_seg *inl = (void *)(ctrl + 1);
+		struct cxb_tx_info *info = &ring->tx_info[idx];
 
-	ctrl->qpn_vlan.vlan_tag = 0;
-	ctrl->qpn_vlan.ins_vlan = 0;
-	ctrl->qpn_vlan.fence_size = ds;
-	ctrl->srcrb_flags = 0;
-	ctrl->imm = 0;
-	dma_wmb();
-	ctrl->owner_opcode = cpu_to_be32(MLX4_OPCODE_NOP | MLX4_WQE_CTRL_NEC |
-					 cxb_mlx4_owner(prod, ring->size));
+		info->skb = NULL;
+		info->nr_txbb = 1;
+		info->nr_frags = 0;
+		info->map0_len = 0;
+		info->nr_bytes = 0;
+
+		ctrl->qpn_vlan.vlan_tag = 0;
+		ctrl->qpn_vlan.ins_vlan = 0;
+		ctrl->qpn_vlan.fence_size = ds;
+		ctrl->srcrb_flags = 0;
+		ctrl->imm = 0;
+		inl->byte_count = cxb_mlx4_inline_bc(CXB_MLX4_INLINE_FIRST_MAX);
+		dma_wmb();
+		ctrl->owner_opcode = cpu_to_be32(MLX4_OPCODE_NOP |
+						 MLX4_WQE_CTRL_NEC |
+						 cxb_mlx4_owner(prod, ring->size));
+	}
 }
 
 /* Copy the packet into inline segments (wqe/mlx4.h: none crosses a
@@ -154,6 +166,12 @@ static void cxb_tx_write_inline(struct mlx4_wqe_ctrl_seg *ctrl,
 		u32 n = min(left, cxb_mlx4_inline_seg_max(i));
 
 		skb_copy_bits(skb, off, inl + 1, n);
+		/* segments past the first start a TXBB: their header is its
+		 * first dword, stored after the data (mlx4_en, en_tx.c
+		 * build_inline_wqe(): dma_wmb() before the byte_count)
+		 */
+		if (i)
+			dma_wmb();
 		inl->byte_count = cxb_mlx4_inline_bc(n);
 		off += n;
 		left -= n;
@@ -177,47 +195,66 @@ static void cxb_tx_drop(struct cxb_tx_ring *ring, struct sk_buff *skb)
 	u64_stats_update_end(&ring->xstats_sync);
 }
 
-/* Map the skb and write its data segments; false if a mapping failed. */
+/* A send data segment: its byte count, the first dword, last. A segment
+ * that starts a TXBB holds that TXBB's first dword, by which the HCA
+ * judges whether the 64-byte block is valid (mlx4_en, en_tx.c
+ * mlx4_en_build_dma_wqe(): dma_wmb() before each byte_count).
+ */
+static inline void cxb_tx_set_data_seg(struct mlx4_wqe_data_seg *dseg,
+				       dma_addr_t addr, u32 len, __be32 lkey)
+{
+	dseg->addr = cpu_to_be64(addr);
+	dseg->lkey = lkey;
+	dma_wmb();
+	dseg->byte_count = cpu_to_be32(len);
+}
+
+/* Map the skb and write its data segments; false if a mapping failed.
+ * The segments are written from the last to the first, as mlx4_en does
+ * (en_tx.c): each TXBB's first dword is stored after the rest of it.
+ */
 static __always_inline bool
 cxb_tx_map(struct cxb_tx_ring *ring, struct sk_buff *skb,
 	   struct cxb_tx_info *info, struct mlx4_wqe_data_seg *dseg,
 	   u32 headlen, u32 nr_frags)
 {
+	u32 i = nr_frags, mapped = 0;
 	dma_addr_t dma;
-	u32 i;
 
-	info->map0_len = 0;
-	if (headlen) {
-		dma = dma_map_single(ring->dma_dev, skb->data, headlen,
-				     DMA_TO_DEVICE);
-		if (unlikely(dma_mapping_error(ring->dma_dev, dma)))
-			return false;
-		info->map0_addr = dma;
-		info->map0_len = headlen;
-		cxb_set_data_seg(dseg++, dma, headlen, ring->lkey);
-	}
-	for (i = 0; i < nr_frags; i++) {
+	/* the last segment: the linear part's, if any, comes first */
+	dseg += !!headlen;
+	while (i--) {
 		const skb_frag_t *frag = &skb_shinfo(skb)->frags[i];
 		u32 len = skb_frag_size(frag);
 		struct cxb_dma_ent *e;
 
 		dma = skb_frag_dma_map(ring->dma_dev, frag, 0, len,
 				       DMA_TO_DEVICE);
-		if (unlikely(dma_mapping_error(ring->dma_dev, dma))) {
-			cxb_tx_unmap_frags(ring, ring->dma_prod - i, i);
-			ring->dma_prod -= i;
-			if (info->map0_len)
-				dma_unmap_single(ring->dma_dev, info->map0_addr,
-						 info->map0_len, DMA_TO_DEVICE);
-			return false;
-		}
+		if (unlikely(dma_mapping_error(ring->dma_dev, dma)))
+			goto err_unmap;
 		e = &ring->dma_fifo[ring->dma_prod++ & ring->dma_mask];
 		e->addr = dma;
 		e->len = len;
-		cxb_set_data_seg(dseg++, dma, len, ring->lkey);
+		cxb_tx_set_data_seg(dseg + i, dma, len, ring->lkey);
+		mapped++;
+	}
+	info->map0_len = 0;
+	if (headlen) {
+		dma = dma_map_single(ring->dma_dev, skb->data, headlen,
+				     DMA_TO_DEVICE);
+		if (unlikely(dma_mapping_error(ring->dma_dev, dma)))
+			goto err_unmap;
+		info->map0_addr = dma;
+		info->map0_len = headlen;
+		cxb_tx_set_data_seg(dseg - 1, dma, headlen, ring->lkey);
 	}
 	info->nr_frags = nr_frags;
 	return true;
+
+err_unmap:
+	cxb_tx_unmap_frags(ring, ring->dma_prod - mapped, mapped);
+	ring->dma_prod -= mapped;
+	return false;
 }
 
 /* Doorbell avoidance (doorbell_opt bit 0): called when a doorbell is due,

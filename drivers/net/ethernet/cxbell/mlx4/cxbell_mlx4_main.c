@@ -133,6 +133,13 @@ static const char *cxb_mlx4_unsupported(struct mlx4_dev *dev)
 {
 	if (mlx4_is_slave(dev))
 		return "SR-IOV virtual functions are not supported";
+	/* A PF with VFs (multi-function master) must put the destination
+	 * MAC in each send WQE for the eSwitch and drop its own looped-back
+	 * multicast (mlx4_en, en_tx.c / en_rx.c, MLX4_EN_FLAG_RX_FILTER_NEEDED);
+	 * cxbell does neither.
+	 */
+	if (mlx4_is_master(dev))
+		return "SR-IOV is enabled (mlx4_core num_vfs): not supported";
 	/* The core parses 32-byte CQEs. */
 	if (dev->caps.cqe_size != CXB_MLX4_CQE_SIZE)
 		return "64-byte CQEs are enabled (load mlx4_core with enable_64b_cqe_eqe=0)";

@@ -458,7 +458,8 @@ static int cxb_mlx4_cq_create(struct cxb_adev *cadev,
 	struct cxb_mlx4_port *port = to_cxb_mlx4_port(cadev);
 	struct cxb_mlx4_dev *mdev = port->mdev;
 	struct mlx4_dev *dev = mdev->dev;
-	/* The core initialised the CQEs itself: mlx4_core must not (an
+	/* The core initialised the CQEs itself, to the 0xcc firmware
+	 * wants with MLX4_DEV_CAP_FLAG2_SW_CQ_INIT: mlx4_core must not (an
 	 * empty buffer description makes its software init a no-op).
 	 */
 	struct mlx4_buf no_init = {};
@@ -626,8 +627,9 @@ static int cxb_mlx4_rq_create(struct cxb_adev *cadev,
 	}
 	rq->channel = p->channel;
 	rq->cqn = p->cqn;
+	/* the whole QP buffer: its send queue TXBB, then the RQ */
 	err = cxb_mlx4_mtt_map(dev, &rq->mtt, p->buf_dma,
-			       (size_t)1 << (p->log_entries + p->log_stride));
+			       CXB_MLX4_RX_BUF_SIZE(1U << p->log_entries));
 	if (err)
 		goto err_free;
 	err = mlx4_qp_alloc(dev, port->rx_base + p->channel, &rq->qp);
@@ -677,6 +679,19 @@ static void cxb_mlx4_rq_destroy(struct cxb_adev *cadev, struct cxb_rq_hw *hw)
 
 	mutex_lock(&port->lock);
 	port->rq[rq->channel] = NULL;
+	/* The datapath is being rebuilt with the port open (reset, channels,
+	 * rings, MTU): the RSS QP must not spread frames over a receive QP
+	 * that goes to reset and is freed. mlx4_en never leaves that window
+	 * (en_netdev.c, mlx4_en_stop_port(): the indirection QP goes before
+	 * the receive QPs). Back to reset until the next receive QP is
+	 * created, which points it at the live ones again; frames meanwhile
+	 * are dropped by the HCA.
+	 */
+	if (port->open && port->rss_state != MLX4_QP_STATE_RST) {
+		mlx4_qp_modify(dev, NULL, port->rss_state, MLX4_QP_STATE_RST,
+			       NULL, 0, 0, &port->rss_qp);
+		port->rss_state = MLX4_QP_STATE_RST;
+	}
 	mutex_unlock(&port->lock);
 	cxb_mlx4_qp_destroy(dev, &rq->qp, &rq->state);
 	mlx4_mtt_cleanup(dev, &rq->mtt);

@@ -236,6 +236,7 @@ enum cxb_sim_cnt {
 	CXB_SIM_C_RX_BAD_FCS,		/* frames completed with a bad FCS */
 	CXB_SIM_C_MPW_WQES,		/* cx5: multi-packet WQEs executed */
 	CXB_SIM_C_MPW_PKTS,		/* cx5: packets they carried */
+	CXB_SIM_C_ARMS_STALE,		/* CQ arms ignored: wrong sequence number */
 	CXB_SIM_NR_CNT
 };
 
@@ -312,6 +313,7 @@ struct cxb_sim_cq {
 	dma_addr_t db_dma;
 	u32 prod;		/* free-running CQE producer */
 	u32 ci;			/* last consumer index seen (24 bits) */
+	u32 arm_sn;		/* sequence number the next arm must carry */
 	bool armed;
 	bool dead;
 	cxb_comp_fn comp;
@@ -567,7 +569,7 @@ int cxb_sim_cq_post(struct cxb_sim_cq *cq, struct mlx4_cqe *cqe,
 		    struct cxb_sim_pass *pass);
 int cxb_sim_cq_post64(struct cxb_sim_cq *cq, struct mlx5_cqe64 *cqe,
 		      struct cxb_sim_pass *pass);
-void cxb_sim_cq_arm(struct cxb_sim_cq *cq, u32 ci);
+void cxb_sim_cq_arm(struct cxb_sim_cq *cq, u32 sn, u32 ci);
 void cxb_sim_pass_end(struct cxb_sim_pass *pass);
 void cxb_sim_cq_put(struct cxb_sim_cq *cq);
 

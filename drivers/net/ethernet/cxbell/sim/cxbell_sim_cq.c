@@ -71,6 +71,8 @@ static void cxb_sim_cq_fire_locked(struct cxb_sim_cq *cq)
 		cxb_sim_inc(cq->port, CXB_SIM_C_IRQS_LOST);
 		return;
 	}
+	/* the event the driver counts: its next arm carries sn + 1 */
+	cq->arm_sn++;
 	cq->comp(cq->comp_ctx);
 	cxb_sim_inc(cq->port, CXB_SIM_C_IRQS);
 }
@@ -186,13 +188,23 @@ int cxb_sim_cq_post64(struct cxb_sim_cq *cq, struct mlx5_cqe64 *cqe,
 }
 
 /* CQ doorbell: arm for the next completion. If completions past @ci are
- * already written, fire right away so no wakeup is lost.
+ * already written, fire right away so no wakeup is lost. @sn (2 bits) must
+ * be the CQ's: its initial value plus one per completion event, as
+ * mlx4_core counts it (cq.c: arm_sn = 1 at creation, ++ per event); an arm
+ * with another is taken for a stale one and ignored (arms_stale). That is
+ * the field's purpose: a driver re-arming an armed CQ just as it fires
+ * sends the old number, and the event's own poll arms it again.
  */
-void cxb_sim_cq_arm(struct cxb_sim_cq *cq, u32 ci)
+void cxb_sim_cq_arm(struct cxb_sim_cq *cq, u32 sn, u32 ci)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&cq->lock, flags);
+	if (!cq->dead && (sn & 3) != (cq->arm_sn & 3)) {
+		spin_unlock_irqrestore(&cq->lock, flags);
+		cxb_sim_inc(cq->port, CXB_SIM_C_ARMS_STALE);
+		return;
+	}
 	if (!cq->dead) {
 		cq->ci = ci & CXB_MLX4_CI_MASK;
 		cq->armed = true;

@@ -82,6 +82,7 @@ static const char * const cxb_sim_cnt_names[CXB_SIM_NR_CNT] = {
 	[CXB_SIM_C_RX_BAD_FCS]		= "rx_bad_fcs",
 	[CXB_SIM_C_MPW_WQES]		= "mpwqe_wqes",
 	[CXB_SIM_C_MPW_PKTS]		= "mpwqe_pkts",
+	[CXB_SIM_C_ARMS_STALE]		= "arms_stale",
 };
 
 static struct dentry *cxb_sim_droot;

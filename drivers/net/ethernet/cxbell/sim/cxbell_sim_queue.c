@@ -196,6 +196,10 @@ static int cxb_sim_cq_create(struct cxb_adev *cadev,
 	cq->db_dma = p->db_dma;
 	cq->comp = p->comp;
 	cq->comp_ctx = p->comp_ctx;
+	/* mlx4_core, cq.c mlx4_cq_alloc(): arm_sn = 1 (libmlx4 likewise);
+	 * mlx5_core starts at 0.
+	 */
+	cq->arm_sn = cadev->gen == CXB_GEN_CX5 ? 0 : 1;
 
 	mutex_lock(&ad->lock);
 	uar = cxb_sim_uar_get(port, p->channel, false);
@@ -410,8 +414,8 @@ static int cxb_sim_rq_create(struct cxb_adev *cadev,
 	    p->channel >= cadev->max_channels)
 		return -EINVAL;
 	if (!cxb_sim_dma_mapped(ad, p->buf_dma,
-				sizeof(struct mlx4_wqe_data_seg) <<
-				p->log_entries, false) ||
+				CXB_MLX4_RX_BUF_SIZE(1U << p->log_entries),
+				false) ||
 	    !cxb_sim_dma_mapped(ad, p->db_dma, sizeof(__be32), false)) {
 		dev_err(&cadev->adev.dev, "receive ring or doorbell record not mapped\n");
 		return -EINVAL;
@@ -548,7 +552,7 @@ static void cxb_sim_cq_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
 				  w0, w1, uar - port->uar);
 		return;
 	}
-	cxb_sim_cq_arm(cq, w1);
+	cxb_sim_cq_arm(cq, w0 >> 28, w1);
 }
 
 /* BlueFlame: the WQE itself, its ctrl segment carrying the QPN. A write

@@ -103,8 +103,10 @@ static enum cxb_sim_rx_res cxb_sim_rq_fill(struct cxb_sim_rq *rq,
 			return CXB_SIM_RX_DROPPED;
 	}
 
-	addr = rq->buf_dma + ((dma_addr_t)(rq->cons & (rq->size - 1)) <<
-			      CXB_MLX4_RX_STRIDE_SHIFT);
+	/* where the HCA fetches it: behind the QP's send queue TXBB */
+	addr = rq->buf_dma + CXB_MLX4_RX_RQ_OFFSET +
+	       ((dma_addr_t)(rq->cons & (rq->size - 1)) <<
+		CXB_MLX4_RX_STRIDE_SHIFT);
 	if (cxb_sim_dma_read(port, addr, &seg, sizeof(seg), CXB_SIM_PCIE_DESC))
 		return CXB_SIM_RX_DROPPED;
 	if (seg.lkey != port->cadev.lkey) {

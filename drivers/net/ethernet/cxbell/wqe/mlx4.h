@@ -77,6 +77,14 @@
 #define CXB_MLX4_CQE_SIZE	32U
 #define CXB_MLX4_CI_MASK	0xffffffU
 #define CXB_MLX4_RX_STRIDE_SHIFT 4
+/* A receive QP's work queue buffer: its one-entry send queue (one 64-byte
+ * TXBB, stride 64) comes first, the receive queue (stride 16) after it -
+ * mlx4 places the queue of the larger stride first (mlx4_en, en_rx.c:
+ * "Move pointer to start of rx section", buf += TXBB_SIZE).
+ */
+#define CXB_MLX4_RX_RQ_OFFSET	CXB_MLX4_TXBB_SIZE
+#define CXB_MLX4_RX_BUF_SIZE(n)	(CXB_MLX4_RX_RQ_OFFSET + \
+				 ((size_t)(n) << CXB_MLX4_RX_STRIDE_SHIFT))
 
 /* The UAR page: send doorbell, CQ doorbell (mlx4 offsets). */
 #define CXB_MLX4_SEND_DB	MLX4_SEND_DOORBELL
