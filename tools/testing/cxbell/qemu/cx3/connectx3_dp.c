@@ -145,6 +145,7 @@ typedef struct CX3Bf {
 	uint8_t buf[512];
 	unsigned int got;
 	unsigned int len;
+	bool done;		/* executed; the rest is padding */
 } CX3Bf;
 
 typedef struct CX3Dp {
@@ -750,7 +751,8 @@ typedef struct CX3Parse {
 	unsigned int l4_len;
 } CX3Parse;
 
-static void parse(const uint8_t *f, unsigned int len, CX3Parse *p)
+/* LAX: trust no IP length field (an LSO header's is the whole burst) */
+static void parse_l(const uint8_t *f, unsigned int len, CX3Parse *p, bool lax)
 {
 	unsigned int o = 12;
 
@@ -767,6 +769,8 @@ static void parse(const uint8_t *f, unsigned int len, CX3Parse *p)
 		const uint8_t *ip = f + p->l3;
 		unsigned int ihl = (ip[0] & 15) * 4, tot = lduw_be_p(ip + 2);
 
+		if (lax)
+			tot = len - p->l3;
 		if ((ip[0] >> 4) != 4 || ihl < 20 || tot < ihl ||
 		    p->l3 + tot > len)
 			return;
@@ -779,6 +783,8 @@ static void parse(const uint8_t *f, unsigned int len, CX3Parse *p)
 		const uint8_t *ip = f + p->l3;
 		unsigned int pl = lduw_be_p(ip + 4);
 
+		if (lax)
+			pl = len - p->l3 - 40;
 		if ((ip[0] >> 4) != 6 || p->l3 + 40 + pl > len)
 			return;
 		p->v6 = true;
@@ -786,6 +792,11 @@ static void parse(const uint8_t *f, unsigned int len, CX3Parse *p)
 		p->l4 = p->l3 + 40;
 		p->l4_len = pl;
 	}
+}
+
+static void parse(const uint8_t *f, unsigned int len, CX3Parse *p)
+{
+	parse_l(f, len, p, false);
 }
 
 static uint32_t rss_hash(CX3Qp *rq, const uint8_t *f, CX3Parse *p,
@@ -881,6 +892,11 @@ static void rx_frame(CX3State *s, unsigned int port, const uint8_t *in,
 	unsigned int i, stride;
 
 	memcpy(f, in, len);
+	/* the MAC pads short frames to the 60-byte minimum */
+	if (len < 60) {
+		memset(f + len, 0, 60 - len);
+		len = 60;
+	}
 	if (len >= 18 && lduw_be_p(f + 12) == 0x8100) {
 		tagged = true;
 		tci = lduw_be_p(f + 14);
@@ -1076,7 +1092,9 @@ static bool tx_lso(CX3State *s, unsigned int port, uint8_t *f,
 	uint32_t seq;
 	uint8_t tflags;
 
-	parse(f, hdr < len ? len : hdr, &p);
+	if (hdr > len)
+		return false;
+	parse_l(f, hdr, &p, true);
 	if (!(p.v4 || p.v6) || p.proto != 6 || !mss || hdr > len ||
 	    p.l4 + 20 > hdr) {
 		return false;
@@ -1324,7 +1342,6 @@ static void bf_write(CX3State *s, hwaddr addr, uint64_t val, unsigned int size)
 	unsigned int o = rel % half, i;
 	CX3Bf *b = NULL;
 
-	s->ctr.bf_writes++;
 	if (half > sizeof(b->buf) || o + size > half) {
 		cx3_violation(s, "BlueFlame write at 0x%" HWADDR_PRIx, addr);
 		return;
@@ -1342,6 +1359,7 @@ static void bf_write(CX3State *s, hwaddr addr, uint64_t val, unsigned int size)
 	if (o == 0) {
 		b->got = 0;
 		b->len = 0;
+		b->done = false;
 	}
 	if (o != b->got) {
 		cx3_violation(s, "BlueFlame write at +%u, expected +%u", o, b->got);
@@ -1359,13 +1377,13 @@ static void bf_write(CX3State *s, hwaddr addr, uint64_t val, unsigned int size)
 			return;
 		}
 	}
-	if (b->len && b->got >= b->len) {
+	if (b->len && b->got >= b->len && !b->done) {
 		uint32_t qpn = ldl_be_p(b->buf + 4) >> 8;
 
-		b->got = 0;
-		b->len = 0;
-		s->ctr.doorbells++;
-		send_doorbell(s, qpn, b->buf, half);
+		/* mlx4_en copies whole TXBBs: the tail is padding */
+		b->done = true;
+		s->ctr.bf_writes++;
+		send_doorbell(s, qpn, b->buf, b->len);
 	}
 }
 
