@@ -1177,6 +1177,12 @@ static void sq_run(CX3State *s, CX3Qp *qp, const uint8_t *bf, unsigned int bflen
 		if (!!(oo >> 31) != !!(qp->sq_head & size))
 			break;
 		ds = w[7] & 0x3f;
+		/*
+		 * mlx4_en zeroes the ring (en_tx.c mlx4_en_activate_tx_ring):
+		 * on the first lap an owner bit of 0 with no size is no WQE.
+		 */
+		if (!ds && !bf)
+			break;
 		if (bf && ((oo >> 8) & 0xffff) == (qp->sq_head & 0xffff) &&
 		    bflen >= 16 && !memcmp(bf, w, 4)) {
 			from_bf = true;
@@ -1198,6 +1204,11 @@ static void sq_run(CX3State *s, CX3Qp *qp, const uint8_t *bf, unsigned int bflen
 			}
 			memcpy(w, bf, ds * 16);
 		} else {
+			if (ds > 1 &&
+			    !buf_rw(s, qp->mtt, qp->log_page,
+				    qp->sq_off + idx * TXBB + 16, w + 16,
+				    MIN(TXBB, ds * 16) - 16, false))
+				return;
 			for (i = 1; i < nbb; i++) {
 				uint32_t bi = (qp->sq_head + i) & (size - 1);
 
