@@ -1,12 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * QEMU model of a dual-port Mellanox ConnectX-3: the PCI function.
+ * QEMU model of a dual-port Mellanox ConnectX-3: the PCI function, BAR0
+ * (HCR, reset, ownership, catas buffer, clr_int, MSI-X, the model's
+ * counters page), BAR2 (UAR pages, then BlueFlame pages) and the
+ * command dispatcher.
+ *
+ * Register facts from Linux mlx4_core: cmd.c (HCR layout and the
+ * go/toggle protocol), reset.c (reset semaphore and reset register),
+ * main.c (ownership semaphore, map_bf_area), eq.c (EQ doorbells).
  */
 #include "qemu/osdep.h"
 #include "qemu/module.h"
 #include "qemu/log.h"
+#include "qemu/bswap.h"
 #include "qapi/error.h"
 #include "hw/pci/pci.h"
+#include "hw/pci/msix.h"
+#include "hw/pci/pcie.h"
+#include "sysemu/dma.h"
 #include "connectx3.h"
 
 /*
@@ -27,14 +38,206 @@ void cx3_violation(CX3State *s, const char *fmt, ...)
 	va_end(ap);
 }
 
+bool cx3_dma_read(CX3State *s, dma_addr_t addr, void *buf, dma_addr_t len)
+{
+	if (!addr || addr + len < addr) {
+		cx3_violation(s, "DMA read of %" PRIu64 " bytes at 0x%" PRIx64,
+			      (uint64_t)len, (uint64_t)addr);
+		return false;
+	}
+	if (pci_dma_read(PCI_DEVICE(s), addr, buf, len) != MEMTX_OK) {
+		cx3_violation(s, "DMA read of %" PRIu64 " bytes at 0x%" PRIx64
+			      " failed", (uint64_t)len, (uint64_t)addr);
+		return false;
+	}
+	s->ctr.pcie_in_bytes += len;
+	return true;
+}
+
+bool cx3_dma_write(CX3State *s, dma_addr_t addr, const void *buf,
+		   dma_addr_t len)
+{
+	if (!addr || addr + len < addr) {
+		cx3_violation(s, "DMA write of %" PRIu64 " bytes at 0x%" PRIx64,
+			      (uint64_t)len, (uint64_t)addr);
+		return false;
+	}
+	if (pci_dma_write(PCI_DEVICE(s), addr, buf, len) != MEMTX_OK) {
+		cx3_violation(s, "DMA write of %" PRIu64 " bytes at 0x%" PRIx64
+			      " failed", (uint64_t)len, (uint64_t)addr);
+		return false;
+	}
+	s->ctr.pcie_out_bytes += len;
+	return true;
+}
+
+void cx3_interrupt(CX3State *s, unsigned int vector)
+{
+	PCIDevice *pdev = PCI_DEVICE(s);
+
+	s->ctr.interrupts++;
+	if (msix_enabled(pdev)) {
+		if (vector >= CX3_MSIX_VECTORS) {
+			cx3_violation(s, "interrupt on MSI-X vector %u of %u",
+				      vector, CX3_MSIX_VECTORS);
+			return;
+		}
+		msix_notify(pdev, vector);
+	} else if (msi_enabled(pdev)) {
+		msi_notify(pdev, 0);
+	} else {
+		/* INTx: level, until the driver writes clr_int */
+		pci_set_irq(pdev, 1);
+	}
+}
+
+/* ---- the command interface (mlx4_core cmd.c: HCR) ---- */
+
+enum {
+	HCR_GO	= 1u << 23,
+	HCR_E	= 1u << 22,
+	HCR_T	= 1u << 21,
+};
+
+static void cx3_hcr_go(CX3State *s)
+{
+	uint32_t w = s->hcr[6];
+	CX3Cmd c = {
+		.opcode = w & 0xfff,
+		.opmod = (w >> 12) & 0xf,
+		.in_mod = s->hcr[2],
+		.in_param = (uint64_t)s->hcr[0] << 32 | s->hcr[1],
+		.out_param = (uint64_t)s->hcr[3] << 32 | s->hcr[4],
+	};
+	uint16_t token = s->hcr[5] >> 16;
+	bool event = w & HCR_E;
+	int st;
+
+	s->ctr.commands++;
+	st = cx3_core_cmd(s, &c);
+	if (st == CX3_STAT_BAD_OP)
+		st = cx3_dp_cmd(s, &c);
+	if (st == CX3_STAT_BAD_OP)
+		cx3_violation(s, "unknown command opcode 0x%x opmod %u",
+			      c.opcode, c.opmod);
+	if (st)
+		s->ctr.cmd_errors++;
+	if (c.out_is_imm) {
+		s->hcr[3] = c.out_param >> 32;
+		s->hcr[4] = (uint32_t)c.out_param;
+	}
+	/* done: go clear, T left as the driver wrote it, status in 31:24 */
+	s->hcr[6] = (uint32_t)st << 24 | (w & ~HCR_GO & 0x00ffffff);
+	if (event) {
+		if (!cx3_eq_cmd_done(s, token, st,
+				     c.out_is_imm ? c.out_param : 0))
+			cx3_violation(s, "command 0x%x in event mode with no "
+				      "EQ mapped for command events", c.opcode);
+	}
+}
+
+static void cx3_hcr_write(CX3State *s, unsigned int i, uint32_t v)
+{
+	if (s->hcr[6] & HCR_GO) {
+		cx3_violation(s, "HCR write while a command is running");
+		return;
+	}
+	if (i < 6) {
+		s->hcr[i] = v;
+		return;
+	}
+	if (!(v & HCR_GO)) {
+		cx3_violation(s, "HCR status word written without go (0x%x)",
+			      v);
+		return;
+	}
+	s->hcr[6] = v;
+	cx3_hcr_go(s);
+}
+
+/* ---- BAR0 ---- */
+
+static const char *const cx3_ctr_names[] = {
+#define CX3_CTR_NAME(n) #n,
+	CX3_COUNTERS(CX3_CTR_NAME)
+#undef CX3_CTR_NAME
+};
+#define CX3_NUM_CTRS ARRAY_SIZE(cx3_ctr_names)
+
+/* a 32-bit little-endian word of the counters page */
+static uint32_t cx3_ctr_read(CX3State *s, hwaddr off)
+{
+	const uint64_t *v = (const uint64_t *)&s->ctr;
+	unsigned int i, o;
+	char name[CX3_CTR_NAME_LEN];
+
+	if (off == 0)
+		return CX3_CTR_MAGIC;
+	if (off == 4)
+		return CX3_NUM_CTRS;
+	off -= 8;
+	i = off / CX3_CTR_ENTRY;
+	o = off % CX3_CTR_ENTRY;
+	if (i >= CX3_NUM_CTRS)
+		return 0;
+	if (o >= CX3_CTR_NAME_LEN) {
+		uint64_t val = v[i];
+
+		return o == CX3_CTR_NAME_LEN ? (uint32_t)val : val >> 32;
+	}
+	memset(name, 0, sizeof(name));
+	strncpy(name, cx3_ctr_names[i], sizeof(name) - 1);
+	return ldl_le_p(name + o);
+}
+
 static uint64_t cx3_bar0_read(void *opaque, hwaddr addr, unsigned size)
 {
+	CX3State *s = opaque;
+
+	if (addr >= CX3_HCR_BASE && addr < CX3_HCR_BASE + 28)
+		return bswap32(s->hcr[(addr - CX3_HCR_BASE) / 4]);
+	if (addr >= CX3_CTR_PAGE && addr < CX3_CTR_PAGE + 4096)
+		return cx3_ctr_read(s, addr - CX3_CTR_PAGE);
+	switch (addr) {
+	case CX3_OWNER:		/* 0: the function owns the device */
+	case CX3_RESET_SEM:	/* 0: semaphore taken */
+		return 0;
+	}
+	/* catas buffer and everything else read as zero */
 	return 0;
 }
 
 static void cx3_bar0_write(void *opaque, hwaddr addr, uint64_t val,
 			   unsigned size)
 {
+	CX3State *s = opaque;
+	uint32_t v = bswap32((uint32_t)val);
+
+	if (addr >= CX3_HCR_BASE && addr < CX3_HCR_BASE + 28) {
+		cx3_hcr_write(s, (addr - CX3_HCR_BASE) / 4, v);
+		return;
+	}
+	if (addr >= CX3_CTR_PAGE && addr < CX3_CTR_PAGE + 4096) {
+		cx3_violation(s, "write to the read-only counters page at 0x%"
+			      HWADDR_PRIx, addr);
+		return;
+	}
+	switch (addr) {
+	case CX3_OWNER:		/* mlx4_free_ownership writes 0 */
+		return;
+	case CX3_RESET_REG:
+		if (v != 1) {
+			cx3_violation(s, "reset register written 0x%x", v);
+			return;
+		}
+		cx3_reset_state(s);
+		return;
+	case CX3_CLR_INT:
+		pci_set_irq(PCI_DEVICE(s), 0);
+		return;
+	}
+	cx3_violation(s, "BAR0 write of 0x%" PRIx64 " at 0x%" HWADDR_PRIx
+		      ": no register there", val, addr);
 }
 
 static const MemoryRegionOps cx3_bar0_ops = {
@@ -42,16 +245,104 @@ static const MemoryRegionOps cx3_bar0_ops = {
 	.write = cx3_bar0_write,
 	.endianness = DEVICE_LITTLE_ENDIAN,
 	.impl = { .min_access_size = 4, .max_access_size = 4 },
+	.valid = { .min_access_size = 1, .max_access_size = 8 },
 };
+
+/* ---- BAR2: UAR pages, then BlueFlame pages ---- */
+
+static uint64_t cx3_bar2_read(void *opaque, hwaddr addr, unsigned size)
+{
+	return 0;
+}
+
+static void cx3_bar2_write(void *opaque, hwaddr addr, uint64_t val,
+			   unsigned size)
+{
+	CX3State *s = opaque;
+	hwaddr off = addr & 0xfff;
+
+	/* EQ doorbells: UAR page eqn/4, 0x800 + 8 * (eqn % 4) (eq.c) */
+	if (addr < CX3_UAR_SIZE && off >= 0x800 && off < 0x820 &&
+	    !(off & 7)) {
+		if (size != 4) {
+			cx3_violation(s, "EQ doorbell written with %u bytes",
+				      size);
+			return;
+		}
+		cx3_eq_doorbell(s, (addr >> 12) * 4 + (off - 0x800) / 8,
+				bswap32((uint32_t)val));
+		return;
+	}
+	cx3_dp_uar_write(s, addr, val, size);
+}
+
+static const MemoryRegionOps cx3_bar2_ops = {
+	.read = cx3_bar2_read,
+	.write = cx3_bar2_write,
+	.endianness = DEVICE_LITTLE_ENDIAN,
+	.impl = { .min_access_size = 4, .max_access_size = 8 },
+	.valid = { .min_access_size = 4, .max_access_size = 8 },
+};
+
+/* power-on state of everything: the reset register and QEMU's reset */
+void cx3_reset_state(CX3State *s)
+{
+	memset(s->hcr, 0, sizeof(s->hcr));
+	/* T = 1, go = 0: the driver's toggle starts at 0 (cmd.c) */
+	s->hcr[6] = HCR_T;
+	memset(s->port, 0, sizeof(s->port));
+	memset(&s->hca, 0, sizeof(s->hca));
+	pci_set_irq(PCI_DEVICE(s), 0);
+	cx3_core_reset(s);
+	cx3_dp_reset(s);
+}
+
+static void cx3_qdev_reset(DeviceState *dev)
+{
+	cx3_reset_state(CONNECTX3(dev));
+}
 
 static void cx3_realize(PCIDevice *pdev, Error **errp)
 {
 	CX3State *s = CONNECTX3(pdev);
+	int i;
 
-	memory_region_init_io(&s->bar0, OBJECT(s), &cx3_bar0_ops, s,
-			      "connectx3-bar0", CX3_BAR0_SIZE);
+	pdev->config[PCI_INTERRUPT_PIN] = 1;
+	pdev->config[PCI_REVISION_ID] = 0;
+
+	memory_region_init(&s->bar0, OBJECT(s), "connectx3-bar0",
+			   CX3_BAR0_SIZE);
+	memory_region_init_io(&s->bar0_regs, OBJECT(s), &cx3_bar0_ops, s,
+			      "connectx3-regs", CX3_BAR0_SIZE);
+	memory_region_add_subregion_overlap(&s->bar0, 0, &s->bar0_regs, -1);
 	pci_register_bar(pdev, 0, PCI_BASE_ADDRESS_SPACE_MEMORY |
 			 PCI_BASE_ADDRESS_MEM_TYPE_64, &s->bar0);
+
+	memory_region_init_io(&s->bar2, OBJECT(s), &cx3_bar2_ops, s,
+			      "connectx3-uar", CX3_BAR2_SIZE);
+	pci_register_bar(pdev, 2, PCI_BASE_ADDRESS_SPACE_MEMORY |
+			 PCI_BASE_ADDRESS_MEM_TYPE_64 |
+			 PCI_BASE_ADDRESS_MEM_PREFETCH, &s->bar2);
+
+	if (pcie_endpoint_cap_init(pdev, 0x60) < 0) {
+		error_setg(errp, "connectx3: PCIe capability");
+		return;
+	}
+	if (msix_init(pdev, CX3_MSIX_VECTORS, &s->bar0, 0, CX3_MSIX_TABLE,
+		      &s->bar0, 0, CX3_MSIX_PBA, 0x9c, errp)) {
+		return;
+	}
+	for (i = 0; i < CX3_MSIX_VECTORS; i++)
+		msix_vector_use(pdev, i);
+
+	cx3_core_init(s);
+	cx3_dp_init(s);
+	cx3_reset_state(s);
+}
+
+static void cx3_exit(PCIDevice *pdev)
+{
+	msix_uninit(pdev, &CONNECTX3(pdev)->bar0, &CONNECTX3(pdev)->bar0);
 }
 
 static void cx3_class_init(ObjectClass *klass, void *data)
@@ -60,9 +351,14 @@ static void cx3_class_init(ObjectClass *klass, void *data)
 	PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
 
 	k->realize = cx3_realize;
+	k->exit = cx3_exit;
 	k->vendor_id = CX3_VENDOR_ID;
 	k->device_id = CX3_DEVICE_ID;
+	k->revision = 0;
 	k->class_id = PCI_CLASS_NETWORK_ETHERNET;
+	k->subsystem_vendor_id = CX3_VENDOR_ID;
+	k->subsystem_id = 0x0050;
+	dc->reset = cx3_qdev_reset;
 	dc->desc = "Mellanox ConnectX-3 (model for mlx4_core/mlx4_en and cxbell)";
 	set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
 }

@@ -25,6 +25,26 @@ OBJECT_DECLARE_SIMPLE_TYPE(CX3State, CONNECTX3)
 #define CX3_BAR0_SIZE		(1 << 20)
 #define CX3_NUM_PORTS		2
 
+/* BAR0 registers (mlx4_core cmd.c, main.c, reset.c) */
+#define CX3_HCR_BASE		0x80680	/* 7 big-endian dwords */
+#define CX3_OWNER		0x8069c	/* ownership semaphore: reads 0 */
+#define CX3_RESET_REG		0xf0010	/* swab32(1) resets the device */
+#define CX3_RESET_SEM		0xf03fc	/* reset semaphore: reads 0 */
+#define CX3_CLR_INT		0xf00d8	/* INTx clear (QUERY_FW clr_int) */
+#define CX3_CATAS_BASE		0x1f000	/* catastrophic error buffer */
+#define CX3_CATAS_DWORDS	0x10	/* reads zero: no error */
+#define CX3_MSIX_TABLE		0x7c000
+#define CX3_MSIX_PBA		0x7d000
+#define CX3_MSIX_VECTORS	64
+
+/*
+ * BAR2: CX3_UAR_SIZE of UAR pages (QUERY_DEV_CAP uar_size, 4 KiB each,
+ * page N = UAR index N), then as much again of BlueFlame pages (main.c
+ * map_bf_area: BlueFlame page N at CX3_UAR_SIZE + N * 4 KiB).
+ */
+#define CX3_UAR_SIZE		(1 << 20)
+#define CX3_BAR2_SIZE		(2 * CX3_UAR_SIZE)
+
 /*
  * The model's counters, in the order of the BAR0 counters page
  * (CX3_CTR_PAGE): a self-describing table the guest tool reads.
@@ -42,8 +62,16 @@ typedef struct CX3Counters {
 #undef CX3_CTR_FIELD
 } CX3Counters;
 
-/* BAR0 page with the counters: absent on silicon, never used by mlx4 */
+/*
+ * BAR0 page with the counters: absent on silicon, never used by mlx4.
+ * Little-endian, read-only: u32 CX3_CTR_MAGIC, u32 count, then count
+ * entries of { char name[24] NUL-padded; u64 value } in CX3_COUNTERS
+ * order. Only 4-byte aligned reads are meaningful.
+ */
 #define CX3_CTR_PAGE		0xc0000
+#define CX3_CTR_MAGIC		0x43583343
+#define CX3_CTR_NAME_LEN	24
+#define CX3_CTR_ENTRY		32
 
 /* command status, as mlx4_core's cmd.c decodes it */
 enum {
@@ -95,13 +123,46 @@ typedef struct CX3Port {
 	uint32_t base_qpn;	/* default RX QP (promisc / RQP_CALC) */
 } CX3Port;
 
+/*
+ * What INIT_HCA set up (mlx4_core fw.c mlx4_INIT_HCA): ICM virtual
+ * bases of the context tables and their log2 sizes (number of entries).
+ * Entry sizes are those QUERY_DEV_CAP advertises (CX3_*_ENTRY_SZ).
+ * Valid while .up (INIT_HCA done, no CLOSE_HCA since).
+ */
+typedef struct CX3Hca {
+	bool up;
+	uint64_t qpc_base, srqc_base, cqc_base, altc_base, auxc_base;
+	uint64_t eqc_base, rdmarc_base, mc_base, dmpt_base, cmpt_base;
+	uint64_t mtt_base;
+	uint8_t log_num_qps, log_num_srqs, log_num_cqs, log_num_eqs;
+	uint8_t log_rd_per_qp;
+	uint8_t log_mc_entry_sz, log_mc_hash_sz, log_mc_table_sz;
+	bool uc_steering;	/* B0: unicast steering through MCG */
+	uint8_t log_mpt_sz, log_uar_sz, log_uar_page_sz;
+} CX3Hca;
+
+/* QUERY_DEV_CAP entry sizes (bytes) */
+#define CX3_QPC_ENTRY_SZ	256
+#define CX3_RDMARC_ENTRY_SZ	32
+#define CX3_AUX_ENTRY_SZ	64
+#define CX3_ALTC_ENTRY_SZ	64
+#define CX3_EQC_ENTRY_SZ	64
+#define CX3_CQC_ENTRY_SZ	64
+#define CX3_SRQ_ENTRY_SZ	64
+#define CX3_CMPT_ENTRY_SZ	64
+#define CX3_MTT_ENTRY_SZ	8
+#define CX3_DMPT_ENTRY_SZ	64
+
 struct CX3State {
 	PCIDevice parent_obj;
-	MemoryRegion bar0;
+	MemoryRegion bar0;		/* container: regs + MSI-X */
+	MemoryRegion bar0_regs;
 	MemoryRegion bar2;
+	uint32_t hcr[7];		/* host order */
 
 	CX3Counters ctr;
 	CX3Port port[CX3_NUM_PORTS];
+	CX3Hca hca;
 	/* the parts' own state: see connectx3_cmd.c and connectx3_dp.c */
 	struct CX3Core *core;
 	struct CX3Dp *dp;
@@ -115,6 +176,8 @@ bool cx3_dma_write(CX3State *s, dma_addr_t addr, const void *buf,
 		   dma_addr_t len);
 /* raise MSI-X vector (or INTx when MSI-X is off) */
 void cx3_interrupt(CX3State *s, unsigned int vector);
+/* every part back to power-on (reset register, system reset) */
+void cx3_reset_state(CX3State *s);
 
 /* connectx3_cmd.c: firmware, ICM, MTT, MPT and EQ services */
 void cx3_core_init(CX3State *s);
@@ -122,9 +185,12 @@ void cx3_core_reset(CX3State *s);
 /* CX3_STAT_BAD_OP if the opcode is not the core's */
 int cx3_core_cmd(CX3State *s, CX3Cmd *c);
 /*
- * Bus address of byte OFFSET of a buffer described by MTT entries
- * starting at MTT index MTT_BASE with pages of 2^LOG_PAGE bytes (the
- * mtt_base_addr and log_page_size of a CQ/QP/EQ context).
+ * Bus address of byte OFFSET of a buffer described by MTT entries.
+ * MTT_BASE is the context's mtt_base_addr as mlx4 writes it (mr.c
+ * mlx4_mtt_addr: first MTT index * 8, a byte offset into the MTT table);
+ * LOG_PAGE is log2 of the page size in bytes, i.e. the context's
+ * log_page_size field + 12. Checks the entry's present bit; false (and
+ * a violation) when anything is off.
  */
 bool cx3_mtt_addr(CX3State *s, uint64_t mtt_base, unsigned int log_page,
 		  uint64_t offset, dma_addr_t *addr);
@@ -135,11 +201,17 @@ bool cx3_mpt_addr(CX3State *s, uint32_t lkey, uint64_t va, uint32_t len,
 		  dma_addr_t *addr);
 /* post a completion event for CQN to EQ EQN (interrupt if armed) */
 void cx3_eq_comp(CX3State *s, uint32_t eqn, uint32_t cqn);
-/* post an async event (e.g. port change) to the EQs mapped for it */
+/*
+ * post an async event (e.g. port change) to the EQ mapped for TYPE;
+ * DATA is EQE bytes 4..31 (the owner byte 31 is the model's)
+ */
 void cx3_eq_async(CX3State *s, uint8_t type, uint8_t subtype,
 		  const uint8_t data[28]);
-/* EQ doorbell (BAR2 UAR page eqn/4, 0x800 + 8 * (eqn % 4)) */
+/* EQ doorbell (BAR2 UAR page eqn/4, 0x800 + 8 * (eqn % 4)), host order */
 void cx3_eq_doorbell(CX3State *s, uint32_t eqn, uint32_t val);
+/* event-mode command completion: a CMD EQE; false if no EQ mapped */
+bool cx3_eq_cmd_done(CX3State *s, uint16_t token, uint8_t status,
+		     uint64_t out_param);
 /* both ends of the cable open: the link is up on both ports */
 bool cx3_port_link(CX3State *s, unsigned int port);
 
@@ -148,7 +220,11 @@ void cx3_dp_init(CX3State *s);
 void cx3_dp_reset(CX3State *s);
 /* CX3_STAT_BAD_OP if the opcode is not the datapath's */
 int cx3_dp_cmd(CX3State *s, CX3Cmd *c);
-/* a write in BAR2 that is not an EQ doorbell: UAR or BlueFlame page */
+/*
+ * a write in BAR2 that is not an EQ doorbell: UAR or BlueFlame page.
+ * VAL is the guest's bytes read little-endian (a __raw_writel of
+ * cpu_to_be32(x) arrives as bswap32(x)); SIZE 4 or 8.
+ */
 void cx3_dp_uar_write(CX3State *s, hwaddr addr, uint64_t val,
 		      unsigned int size);
 
