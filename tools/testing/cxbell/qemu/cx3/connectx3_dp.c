@@ -36,6 +36,10 @@ enum {
 	CMD_INIT2INIT_QP	= 0x2d,
 	CMD_SQD2SQD_QP		= 0x38,
 	CMD_SET_VLAN_FLTR	= 0x47,
+	CMD_SET_MCAST_FLTR	= 0x48,
+	CMD_READ_MCG		= 0x25,
+	CMD_WRITE_MCG		= 0x26,
+	CMD_MGID_HASH		= 0x27,
 	CMD_FLOW_ATTACH		= 0x65,
 	CMD_FLOW_DETACH		= 0x66,
 };
@@ -151,6 +155,7 @@ typedef struct CX3Bf {
 typedef struct CX3Dp {
 	GHashTable *cqs;
 	GHashTable *qps;
+	GHashTable *mcg;	/* B0 steering: MCG index -> entry */
 	CX3Rule rule[MAX_RULES];
 	uint64_t next_rule_id;
 	uint32_t vlan_fltr[CX3_NUM_PORTS][128];
@@ -170,12 +175,13 @@ typedef struct CX3Dp {
  */
 __attribute__((weak)) hwaddr cx3_bf_base(CX3State *s)
 {
-	return 0;
+	/* BAR2 layout of connectx3.h: BlueFlame pages after CX3_UAR_SIZE */
+	return CX3_UAR_SIZE;
 }
 
 __attribute__((weak)) unsigned int cx3_bf_reg_size(CX3State *s)
 {
-	return 0;
+	return 512;	/* QUERY_DEV_CAP log_bf_reg_size 9 */
 }
 
 __attribute__((weak)) unsigned int cx3_cqe_size(CX3State *s)
@@ -659,6 +665,122 @@ static int cmd_flow_detach(CX3State *s, CX3Cmd *c)
 	return CX3_STAT_BAD_PARAM;
 }
 
+/*
+ * B0 steering (mlx4_core mcg.c): MGM entries of 2^log_mc_entry_sz bytes
+ * (struct mlx4_mgm: next_gid_index, members_count with the protocol in
+ * bits 31:30, gid, QPNs), 2^log_mc_hash_sz hash buckets then the AMGM,
+ * 2^log_mc_table_sz in all. The hash is the firmware's own choice: the
+ * driver only asks MGID_HASH.
+ */
+static unsigned int mcg_esz(CX3State *s)
+{
+	return 1u << s->hca.log_mc_entry_sz;
+}
+
+static uint32_t mcg_hash(CX3State *s, const uint8_t gid[16])
+{
+	uint32_t h = 0;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		h = h * 31 + gid[i];
+	return h & ((1u << s->hca.log_mc_hash_sz) - 1);
+}
+
+static bool mcg_ok(CX3State *s, uint32_t idx, const char *what)
+{
+	if (!s->hca.up || s->hca.log_mc_entry_sz < 6 ||
+	    s->hca.log_mc_entry_sz > 12 ||
+	    idx >= (1u << s->hca.log_mc_table_sz)) {
+		cx3_violation(s, "%s: MCG index 0x%x (table 2^%u)", what, idx,
+			      s->hca.log_mc_table_sz);
+		return false;
+	}
+	return true;
+}
+
+static int cmd_mgid_hash(CX3State *s, CX3Cmd *c)
+{
+	uint8_t gid[16];
+
+	if (!mcg_ok(s, 0, "MGID_HASH"))
+		return CX3_STAT_BAD_SYS_STATE;
+	if (!cx3_dma_read(s, c->in_param, gid, 16))
+		return CX3_STAT_BAD_PARAM;
+	c->out_param = mcg_hash(s, gid);
+	c->out_is_imm = true;
+	return CX3_STAT_OK;
+}
+
+static int cmd_read_mcg(CX3State *s, CX3Cmd *c)
+{
+	uint8_t *e;
+	uint8_t *z;
+	bool ok;
+
+	if (!mcg_ok(s, c->in_mod, "READ_MCG"))
+		return CX3_STAT_BAD_INDEX;
+	e = g_hash_table_lookup(s->dp->mcg, GUINT_TO_POINTER(c->in_mod));
+	if (e)
+		return cx3_dma_write(s, c->out_param, e, mcg_esz(s)) ?
+			CX3_STAT_OK : CX3_STAT_BAD_PARAM;
+	z = g_malloc0(mcg_esz(s));
+	ok = cx3_dma_write(s, c->out_param, z, mcg_esz(s));
+	g_free(z);
+	return ok ? CX3_STAT_OK : CX3_STAT_BAD_PARAM;
+}
+
+static int cmd_write_mcg(CX3State *s, CX3Cmd *c)
+{
+	unsigned int esz = mcg_esz(s);
+	uint8_t *e;
+	uint32_t n;
+
+	if (!mcg_ok(s, c->in_mod, "WRITE_MCG"))
+		return CX3_STAT_BAD_INDEX;
+	e = g_malloc0(esz);
+	if (!cx3_dma_read(s, c->in_param, e, esz)) {
+		g_free(e);
+		return CX3_STAT_BAD_PARAM;
+	}
+	n = ldl_be_p(e + 4) & 0xffffff;
+	if (n > (esz - 32) / 4 ||
+	    (ldl_be_p(e) >> 6) >= (1u << s->hca.log_mc_table_sz)) {
+		cx3_violation(s, "WRITE_MCG 0x%x: %u members, next 0x%x",
+			      c->in_mod, n, ldl_be_p(e) >> 6);
+		g_free(e);
+		return CX3_STAT_BAD_PARAM;
+	}
+	g_hash_table_insert(s->dp->mcg, GUINT_TO_POINTER(c->in_mod), e);
+	return CX3_STAT_OK;
+}
+
+/* the first member of the MGM for GID (ETH protocol), or -1 */
+static int64_t mcg_lookup(CX3State *s, const uint8_t gid[16])
+{
+	uint32_t idx;
+	int hops;
+
+	if (!s->hca.up || !g_hash_table_size(s->dp->mcg))
+		return -1;
+	idx = mcg_hash(s, gid);
+	for (hops = 0; hops < 64; hops++) {
+		uint8_t *e = g_hash_table_lookup(s->dp->mcg,
+						 GUINT_TO_POINTER(idx));
+		uint32_t mc;
+
+		if (!e)
+			return -1;
+		mc = ldl_be_p(e + 4);
+		if ((mc & 0xffffff) && (mc >> 30) == 1 && !memcmp(e + 16, gid, 16))
+			return ldl_be_p(e + 32) & 0xffffff;
+		idx = ldl_be_p(e) >> 6;
+		if (!idx)
+			return -1;
+	}
+	return -1;
+}
+
 static bool rule_match(const CX3Rule *r, const uint8_t *f, bool tagged,
 		       uint16_t vid, uint16_t etype)
 {
@@ -703,6 +825,18 @@ static int64_t steer(CX3State *s, unsigned int port, const uint8_t *f,
 	}
 	if (best)
 		return best->qpn;
+	if (!any) {
+		/* B0: gid[5] port, gid[7] steer type << 1, MAC in gid[10..15] */
+		uint8_t gid[16] = { 0 };
+		int64_t q;
+
+		gid[5] = port;
+		gid[7] = (f[0] & 1) << 1;
+		memcpy(gid + 10, f, 6);
+		q = mcg_lookup(s, gid);
+		if (q >= 0)
+			return q;
+	}
 	if ((f[0] & 1) && mc)
 		return mc->qpn;
 	if (all)
@@ -1453,6 +1587,15 @@ int cx3_dp_cmd(CX3State *s, CX3Cmd *c)
 		return cmd_flow_attach(s, c);
 	case CMD_FLOW_DETACH:
 		return cmd_flow_detach(s, c);
+	case CMD_MGID_HASH:
+		return cmd_mgid_hash(s, c);
+	case CMD_READ_MCG:
+		return cmd_read_mcg(s, c);
+	case CMD_WRITE_MCG:
+		return cmd_write_mcg(s, c);
+	case CMD_SET_MCAST_FLTR:
+		/* multicast frames are steered by the MCG entries alone */
+		return CX3_STAT_OK;
 	}
 	return CX3_STAT_BAD_OP;
 }
@@ -1466,6 +1609,8 @@ void cx3_dp_init(CX3State *s)
 					cq_free);
 	dp->qps = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
 					g_free);
+	dp->mcg = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+					g_free);
 	for (i = 0; i < BF_SLOTS; i++)
 		dp->bf[i].base = ~(hwaddr)0;
 	s->dp = dp;
@@ -1478,6 +1623,7 @@ void cx3_dp_reset(CX3State *s)
 
 	g_hash_table_remove_all(dp->cqs);
 	g_hash_table_remove_all(dp->qps);
+	g_hash_table_remove_all(dp->mcg);
 	memset(dp->rule, 0, sizeof(dp->rule));
 	memset(dp->vlan_fltr_set, 0, sizeof(dp->vlan_fltr_set));
 	dp->cq_db_w0_ok = false;
