@@ -826,12 +826,15 @@ static int64_t steer(CX3State *s, unsigned int port, const uint8_t *f,
 	if (best)
 		return best->qpn;
 	if (!any) {
-		/* B0: gid[5] port, gid[7] steer type << 1, MAC in gid[10..15] */
+		/*
+		 * B0: gid[5] port, gid[7] steer type << 1 (MLX4_MC_STEER 0,
+		 * MLX4_UC_STEER 1), the MAC in gid[10..15] (mlx4 mcg.c)
+		 */
 		uint8_t gid[16] = { 0 };
 		int64_t q;
 
 		gid[5] = port;
-		gid[7] = (f[0] & 1) << 1;
+		gid[7] = (f[0] & 1) ? 0 : 1 << 1;
 		memcpy(gid + 10, f, 6);
 		q = mcg_lookup(s, gid);
 		if (q >= 0)
