@@ -302,9 +302,16 @@ static bool cq_post(CX3State *s, uint32_t cqn, uint8_t cqe[32], bool solicited)
 		return false;
 	ci = ldl_be_p(rec) & 0xffffff;
 	if (((cq->pi - ci) & 0xffffff) >= size) {
-		if (!cq->overrun)
+		if (!cq->overrun) {
+			/* MLX4_EVENT_TYPE_CQ_ERROR, syndrome 1 (overrun) */
+			uint8_t d[28] = { 0 };
+
 			cx3_violation(s, "CQ 0x%x overrun (pi %u ci %u size %u)",
 				      cqn, cq->pi, ci, size);
+			stl_be_p(d, cqn);
+			d[11] = 1;
+			cx3_eq_async(s, 0x04, 0, d);
+		}
 		cq->overrun = true;
 		return false;
 	}
