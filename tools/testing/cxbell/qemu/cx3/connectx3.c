@@ -194,6 +194,8 @@ static uint64_t cx3_bar0_read(void *opaque, hwaddr addr, unsigned size)
 {
 	CX3State *s = opaque;
 
+	if (getenv("CX3_TRACE"))
+		fprintf(stderr, "cx3 rd 0x%" HWADDR_PRIx " hcr6 0x%x\n", addr, s->hcr[6]);
 	if (addr >= CX3_HCR_BASE && addr < CX3_HCR_BASE + 28)
 		return bswap32(s->hcr[(addr - CX3_HCR_BASE) / 4]);
 	if (addr >= CX3_CTR_PAGE && addr < CX3_CTR_PAGE + 4096)
@@ -212,6 +214,9 @@ static void cx3_bar0_write(void *opaque, hwaddr addr, uint64_t val,
 {
 	CX3State *s = opaque;
 	uint32_t v = bswap32((uint32_t)val);
+
+	if (getenv("CX3_TRACE"))
+		fprintf(stderr, "cx3 wr 0x%" HWADDR_PRIx " v 0x%x size %u\n", addr, v, size);
 
 	if (addr >= CX3_HCR_BASE && addr < CX3_HCR_BASE + 28) {
 		cx3_hcr_write(s, (addr - CX3_HCR_BASE) / 4, v);
@@ -288,8 +293,11 @@ static const MemoryRegionOps cx3_bar2_ops = {
 void cx3_reset_state(CX3State *s)
 {
 	memset(s->hcr, 0, sizeof(s->hcr));
-	/* T = 1, go = 0: the driver's toggle starts at 0 (cmd.c) */
-	s->hcr[6] = HCR_T;
+	/*
+	 * T = 0, go = 0: mlx4_cmd_init starts its toggle at 1 and calls a
+	 * command pending while T equals it (cmd.c cmd_pending)
+	 */
+	s->hcr[6] = 0;
 	memset(s->port, 0, sizeof(s->port));
 	memset(&s->hca, 0, sizeof(s->hca));
 	pci_set_irq(PCI_DEVICE(s), 0);

@@ -351,7 +351,7 @@ static int cmd_sw2hw_eq(CX3State *s, CX3Cmd *c)
 	uint8_t b[64];
 	uint32_t eqn = c->in_mod;
 	CX3Eq *eq;
-	uint32_t flags;
+	uint32_t flags, i;
 
 	if (!s->hca.up)
 		return BAD(CX3_STAT_BAD_SYS_STATE, "SW2HW_EQ before INIT_HCA");
@@ -379,6 +379,21 @@ static int cmd_sw2hw_eq(CX3State *s, CX3Cmd *c)
 			   "offset %u", eqn, eq->log_nent, eq->intr,
 			   eq->log_page, eq->mtt_base, eq->page_offset);
 	eq->armed = ((flags >> 8) & 0xf) == 0x9;
+	/*
+	 * The device hands every EQE to itself first: mlx4_create_eq
+	 * leaves the buffer zeroed and eq.c next_eqe_sw takes an EQE whose
+	 * owner bit equals the lap's parity, so lap 0 entries must read
+	 * owner = 1 until written.
+	 */
+	for (i = 0; i < (1u << eq->log_nent); i++) {
+		static const uint8_t hw = 0x80;
+		dma_addr_t pa;
+
+		if (!cx3_mtt_addr(s, eq->mtt_base, eq->log_page + 12,
+				  (uint64_t)i * 32 + 31, &pa) ||
+		    !cx3_dma_write(s, pa, &hw, 1))
+			return CX3_STAT_BAD_PARAM;
+	}
 	eq->valid = true;
 	return CX3_STAT_OK;
 }
