@@ -253,6 +253,8 @@ static void cq_event(CX3Cq *cq)
 	cq->arm = 0;
 	cq->pending = 0;
 	cq->sn = (cq->sn + 1) & 3;
+	if (getenv("CX3_DP_DEBUG"))
+		fprintf(stderr, "connectx3: dp: event cq 0x%x eq %u\n", cq->cqn, cq->eqn);
 	cx3_eq_comp(s, cq->eqn, cq->cqn);
 }
 
@@ -260,6 +262,8 @@ static void cq_timer(void *opaque)
 {
 	CX3Cq *cq = opaque;
 
+	if (getenv("CX3_DP_DEBUG"))
+		fprintf(stderr, "connectx3: dp: timer cq 0x%x arm %u pending %u\n", cq->cqn, cq->arm, cq->pending);
 	if (cq->arm && cq->pending)
 		cq_event(cq);
 }
@@ -272,8 +276,13 @@ static void cq_moderate(CX3Cq *cq, bool solicited)
 		return;
 	if (cq->arm == 1 && !solicited)
 		return;
-	if ((!cq->max_count && !cq->period) ||
-	    (cq->max_count && cq->pending >= cq->max_count)) {
+	/*
+	 * The event is due when max_count CQEs are pending or cq_period
+	 * microseconds have passed since the first: a period of 0 passes at
+	 * once (mlx4_en's adaptive moderation sets rx_usecs 0 at low rates
+	 * and expects an interrupt per packet).
+	 */
+	if (!cq->period || (cq->max_count && cq->pending >= cq->max_count)) {
 		cq_event(cq);
 		return;
 	}
@@ -344,6 +353,8 @@ static void cq_doorbell(CX3State *s, uint32_t w0, uint32_t w1)
 		return;
 	}
 	s->ctr.cq_arms++;
+	if (getenv("CX3_DP_DEBUG"))
+		fprintf(stderr, "connectx3: dp: arm cq 0x%x sn %u/%u cmd %u ci %u pi %u\n", cqn, sn, cq->sn, cmd, ci, cq->pi);
 	/* an arm carrying an old sequence number is stale: ignored */
 	if (sn != cq->sn)
 		return;
@@ -392,6 +403,25 @@ static int cmd_sw2hw_cq(CX3State *s, CX3Cmd *c)
 		g_free(cq);
 		return CX3_STAT_BAD_PARAM;
 	}
+	/*
+	 * Unless the driver did it (op_mod 1: MLX4_DEV_CAP_FLAG2_SW_CQ_INIT,
+	 * mlx4_core cq.c), the firmware hands the CQ over with every entry
+	 * in software ownership: the 0xcc pattern, owner bit set.
+	 */
+	if (c->opmod == 0) {
+		unsigned int esz = cx3_cqe_size(s);
+		uint64_t total = (uint64_t)esz << cq->log_size, off;
+		uint8_t pat[4096];
+
+		memset(pat, 0xcc, sizeof(pat));
+		for (off = 0; off < total; off += sizeof(pat)) {
+			if (!buf_rw(s, cq->mtt, cq->log_page, off, pat,
+				    MIN(sizeof(pat), total - off), true)) {
+				g_free(cq);
+				return CX3_STAT_BAD_PARAM;
+			}
+		}
+	}
 	cq->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, cq_timer, cq);
 	g_hash_table_insert(s->dp->cqs, GUINT_TO_POINTER(cqn), cq);
 	return CX3_STAT_OK;
@@ -424,6 +454,8 @@ static int cmd_modify_cq(CX3State *s, CX3Cmd *c)
 	if (c->opmod == 1) {
 		cq->period = lduw_be_p(ctx + 16);
 		cq->max_count = lduw_be_p(ctx + 18);
+		if (getenv("CX3_DP_DEBUG"))
+			fprintf(stderr, "connectx3: dp: modify cq 0x%x period %u count %u\n", cqn, cq->period, cq->max_count);
 		return CX3_STAT_OK;
 	}
 	if (c->opmod == 0) {
@@ -1019,6 +1051,15 @@ static uint16_t l4_sum_v6(const uint8_t *f, CX3Parse *p)
 	return csum_fold(csum_add(sum, f + p->l4, p->l4_len));
 }
 
+static void dbg_drop(CX3State *s, const char *why, uint64_t a, uint64_t b)
+{
+	static int n;
+
+	if (getenv("CX3_DP_DEBUG") && n++ < 200)
+		fprintf(stderr, "connectx3: dp: drop: %s 0x%" PRIx64 " 0x%" PRIx64
+			"\n", why, a, b);
+}
+
 static void rx_frame(CX3State *s, unsigned int port, const uint8_t *in,
 		     unsigned int len)
 {
@@ -1050,8 +1091,10 @@ static void rx_frame(CX3State *s, unsigned int port, const uint8_t *in,
 	}
 	parse(f, len, &p);
 	qpn = steer(s, port, f, tagged, vid, p.etype);
-	if (qpn < 0)
+	if (qpn < 0) {
+		dbg_drop(s, "no steering for dst", ldq_be_p(f) >> 16, port);
 		goto drop;
+	}
 	qp = qp_get(s, qpn);
 	if (qp && qp->rss) {
 		if (p.v4 || p.v6) {
@@ -1065,8 +1108,10 @@ static void rx_frame(CX3State *s, unsigned int port, const uint8_t *in,
 		qp = qp_get(s, qpn);
 	}
 	if (!qp || qp->rss || !qp->has_rq ||
-	    (qp->state != QPS_RTR && qp->state != QPS_RTS))
+	    (qp->state != QPS_RTR && qp->state != QPS_RTS)) {
+		dbg_drop(s, "no RX QP", qpn, qp ? qp->state : 99);
 		goto drop;
+	}
 	/* RQ producer: the first dword of the doorbell record */
 	{
 		uint8_t rec[4];
@@ -1075,8 +1120,10 @@ static void rx_frame(CX3State *s, unsigned int port, const uint8_t *in,
 			goto drop;
 		prod = ldl_be_p(rec) & 0xffff;
 	}
-	if (((prod - qp->rq_head) & 0xffff) == 0)
+	if (((prod - qp->rq_head) & 0xffff) == 0) {
+		dbg_drop(s, "RQ empty", qp->qpn, prod);
 		goto drop;
+	}
 	if (((prod - qp->rq_head) & 0xffff) > (1u << qp->rq_log_size)) {
 		cx3_violation(s, "QP 0x%x: RQ producer %u beyond %u + %u", qp->qpn,
 			      prod, qp->rq_head & 0xffff, 1u << qp->rq_log_size);
@@ -1154,6 +1201,7 @@ static void rx_frame(CX3State *s, unsigned int port, const uint8_t *in,
 	stw_be_p(cqe + 24, qp->rq_head & 0xffff);
 	stw_be_p(cqe + 26, csum);
 	cqe[31] = 0;	/* MLX4_RECV_OPCODE_SEND */
+	dbg_drop(s, "(delivered) qpn/cqn", qp->qpn, qp->cqn_recv);
 	qp->rq_head++;
 	s->ctr.rx_frames++;
 	s->ctr.rx_bytes += len;
@@ -1184,11 +1232,13 @@ static void wire(CX3State *s, unsigned int port, const uint8_t *f,
 	s->ctr.tx_frames++;
 	s->ctr.tx_bytes += len;
 	if (!s->port[port - 1].open || !s->port[peer - 1].open) {
+		dbg_drop(s, "port closed", port, peer);
 		s->ctr.rx_dropped++;
 		return;
 	}
 	/* SET_PORT's max frame size counts the FCS (mlx4_en en_netdev.c) */
 	if (len < 14 || (mtu && len + 4 > mtu)) {
+		dbg_drop(s, "length", len, mtu);
 		s->ctr.rx_dropped++;
 		return;
 	}
