@@ -189,6 +189,9 @@ __attribute__((weak)) unsigned int cx3_cqe_size(CX3State *s)
 	return 32;
 }
 
+/* CX3_DP_DEBUG in QEMU's environment: trace drops, arms and events */
+static bool dp_debug;
+
 static CX3Cq *cq_get(CX3State *s, uint32_t cqn)
 {
 	return g_hash_table_lookup(s->dp->cqs, GUINT_TO_POINTER(cqn));
@@ -253,7 +256,7 @@ static void cq_event(CX3Cq *cq)
 	cq->arm = 0;
 	cq->pending = 0;
 	cq->sn = (cq->sn + 1) & 3;
-	if (getenv("CX3_DP_DEBUG"))
+	if (dp_debug)
 		fprintf(stderr, "connectx3: dp: event cq 0x%x eq %u\n", cq->cqn, cq->eqn);
 	cx3_eq_comp(s, cq->eqn, cq->cqn);
 }
@@ -262,7 +265,7 @@ static void cq_timer(void *opaque)
 {
 	CX3Cq *cq = opaque;
 
-	if (getenv("CX3_DP_DEBUG"))
+	if (dp_debug)
 		fprintf(stderr, "connectx3: dp: timer cq 0x%x arm %u pending %u\n", cq->cqn, cq->arm, cq->pending);
 	if (cq->arm && cq->pending)
 		cq_event(cq);
@@ -353,7 +356,7 @@ static void cq_doorbell(CX3State *s, uint32_t w0, uint32_t w1)
 		return;
 	}
 	s->ctr.cq_arms++;
-	if (getenv("CX3_DP_DEBUG"))
+	if (dp_debug)
 		fprintf(stderr, "connectx3: dp: arm cq 0x%x sn %u/%u cmd %u ci %u pi %u\n", cqn, sn, cq->sn, cmd, ci, cq->pi);
 	/* an arm carrying an old sequence number is stale: ignored */
 	if (sn != cq->sn)
@@ -454,7 +457,7 @@ static int cmd_modify_cq(CX3State *s, CX3Cmd *c)
 	if (c->opmod == 1) {
 		cq->period = lduw_be_p(ctx + 16);
 		cq->max_count = lduw_be_p(ctx + 18);
-		if (getenv("CX3_DP_DEBUG"))
+		if (dp_debug)
 			fprintf(stderr, "connectx3: dp: modify cq 0x%x period %u count %u\n", cqn, cq->period, cq->max_count);
 		return CX3_STAT_OK;
 	}
@@ -1055,7 +1058,7 @@ static void dbg_drop(CX3State *s, const char *why, uint64_t a, uint64_t b)
 {
 	static int n;
 
-	if (getenv("CX3_DP_DEBUG") && n++ < 200)
+	if (dp_debug && n++ < 200)
 		fprintf(stderr, "connectx3: dp: drop: %s 0x%" PRIx64 " 0x%" PRIx64
 			"\n", why, a, b);
 }
@@ -1195,8 +1198,9 @@ static void rx_frame(CX3State *s, unsigned int port, const uint8_t *in,
 	}
 	stl_be_p(cqe + 0, cvlan | qp->qpn);
 	stl_be_p(cqe + 4, hash);
-	stw_be_p(cqe + 14, cvlan ? tci : 0);
-	stw_be_p(cqe + 18, status);
+	/* struct mlx4_cqe: sl_vid at 12, status at 16 */
+	stw_be_p(cqe + 12, cvlan ? tci : 0);
+	stw_be_p(cqe + 16, status);
 	stl_be_p(cqe + 20, len);
 	stw_be_p(cqe + 24, qp->rq_head & 0xffff);
 	stw_be_p(cqe + 26, csum);
@@ -1665,6 +1669,7 @@ void cx3_dp_init(CX3State *s)
 	CX3Dp *dp = g_new0(CX3Dp, 1);
 	int i;
 
+	dp_debug = getenv("CX3_DP_DEBUG") != NULL;
 	dp->cqs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
 					cq_free);
 	dp->qps = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
