@@ -230,4 +230,21 @@ int cx3_dp_cmd(CX3State *s, CX3Cmd *c);
 void cx3_dp_uar_write(CX3State *s, hwaddr addr, uint64_t val,
 		      unsigned int size);
 
+/*
+ * ---- Core services the datapath needs (asked by connectx3_dp.c) ----
+ * connectx3_dp.c carries weak defaults (no BlueFlame, 32-byte CQEs)
+ * until connectx3_cmd.c defines them. The datapath also assumes that
+ * cx3_dma_read/cx3_dma_write add LEN to pcie_in_bytes/pcie_out_bytes,
+ * and that BAR2 writes reach cx3_dp_uar_write as the little-endian
+ * value of the bytes written (DEVICE_LITTLE_ENDIAN), 8-byte writes
+ * kept whole (max_access_size 8).
+ */
+/* BAR2 offset of the first BlueFlame page: caps.num_uars * 4 KiB
+ * (mlx4_core main.c map_bf_area); 0 when BlueFlame is not offered */
+hwaddr cx3_bf_base(CX3State *s);
+/* 1 << log_bf_reg_size as QUERY_DEV_CAP reports it; 0: no BlueFlame */
+unsigned int cx3_bf_reg_size(CX3State *s);
+/* 32, or 64 when INIT_HCA turned 64-byte CQEs on */
+unsigned int cx3_cqe_size(CX3State *s);
+
 #endif
