@@ -599,9 +599,14 @@ static int cmd_query_dev_cap(CX3State *s, CX3Cmd *c)
 	b[0x2f] = 4;
 	b[0x37] = CX3_NUM_PORTS;
 	b[0x38] = 31;		/* log max message */
-	/* flags: RC, UD, UC, SRQ; B0 steering (VEP_UC/MC_STEER) */
+	/*
+	 * flags (include/linux/mlx4/device.h): RC, UD, UC, SRQ; UDP_RSS
+	 * (bit 40: the RSS context may hash UDP ports, en_rx.c sets
+	 * MLX4_RSS_UDP_IPV4/6 and base_qpn_udp), B0 steering
+	 * (VEP_UC/MC_STEER)
+	 */
 	flags = (1ULL << 0) | (1ULL << 1) | (1ULL << 2) | (1ULL << 6) |
-		(1ULL << 41) | (1ULL << 42);
+		(1ULL << 40) | (1ULL << 41) | (1ULL << 42);
 	wr32(b, 0x40, flags >> 32);
 	wr32(b, 0x44, (uint32_t)flags);
 	b[0x48] = 1 << 4;	/* one reserved UAR (index 0) */
