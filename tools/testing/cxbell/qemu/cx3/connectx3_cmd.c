@@ -738,7 +738,8 @@ static void port_event(CX3State *s, bool before)
 	if (cx3_port_link(s, 0) == before)
 		return;
 	for (p = 1; p <= CX3_NUM_PORTS; p++) {
-		wr32(data, 4, p << 28);	/* EQE bytes 8..11: port << 28 */
+		/* port_change.port (device.h struct mlx4_eqe): EQE byte 12 */
+		wr32(data, 8, p << 28);
 		cx3_eq_async(s, EV_PORT_CHANGE, before ? PORT_CHANGE_DOWN :
 			     PORT_CHANGE_ACTIVE, data);
 	}
