@@ -639,6 +639,7 @@ static int cmd_query_dev_cap(CX3State *s, CX3Cmd *c)
 	wr16(b, 0x92, CX3_DMPT_ENTRY_SZ);
 	wr32(b, 0x94, 0);	/* no BMME */
 	wr32(b, 0x98, 0);	/* reserved lkey */
+	b[0x9e] = 1 << 5;	/* ETS_CFG: SET_PORT scheduler, prio2tc */
 	wr64(b, 0xa0, 1ULL << 36);	/* max ICM */
 	return outbox(s, c, b, sizeof(b)) ? CX3_STAT_OK : CX3_STAT_BAD_PARAM;
 }
@@ -801,6 +802,19 @@ static int cmd_set_port(CX3State *s, CX3Cmd *c)
 		return CX3_STAT_OK;
 	case 0x4:	/* PRIO_MAP */
 	case 0x8:	/* PRIO2TC */
+		return CX3_STAT_OK;
+	case 0x9:	/* SCHEDULER: 8 x { pg, bw %, bw units, bw value } */
+		for (i = 0; i < 8; i++) {
+			const uint8_t *t = b + 8 * i;
+
+			/* fw_qos.c: units 3 (100 Mb/s) or 4 (1 Gb/s) */
+			if (lduw_be_p(t) > 15 || lduw_be_p(t + 2) > 100 ||
+			    (lduw_be_p(t + 4) != 3 && lduw_be_p(t + 4) != 4))
+				return BAD(CX3_STAT_BAD_PARAM, "SET_PORT "
+					   "scheduler: TC %d pg %u bw %u%% "
+					   "units %u", i, lduw_be_p(t),
+					   lduw_be_p(t + 2), lduw_be_p(t + 4));
+		}
 		return CX3_STAT_OK;
 	}
 	return BAD(CX3_STAT_BAD_PARAM, "SET_PORT table 0x%x", tbl);
