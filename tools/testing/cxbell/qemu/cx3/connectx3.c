@@ -310,6 +310,29 @@ static void cx3_qdev_reset(DeviceState *dev)
 	cx3_reset_state(CONNECTX3(dev));
 }
 
+/*
+ * A ConnectX-3 is a PCIe 3.0 x8 endpoint; QEMU's endpoint capability
+ * says x1 at 2.5 GT/s. Give it the x8 8 GT/s link it has: LNKCAP (max
+ * width and speed), LNKCAP2 (supported speeds vector, what Linux reads
+ * for the speed first) and LNKSTA (the trained link; a root port above
+ * copies it, clamped to its own LNKCAP, in pcie_sync_bridge_lnk).
+ */
+static void cx3_pcie_link(PCIDevice *pdev)
+{
+	uint8_t *exp = pdev->config + pdev->exp.exp_cap;
+
+	pci_long_test_and_clear_mask(exp + PCI_EXP_LNKCAP,
+				     PCI_EXP_LNKCAP_MLW | PCI_EXP_LNKCAP_SLS);
+	pci_long_test_and_set_mask(exp + PCI_EXP_LNKCAP,
+				   QEMU_PCI_EXP_LNKCAP_MLW(QEMU_PCI_EXP_LNK_X8) |
+				   QEMU_PCI_EXP_LNKCAP_MLS(QEMU_PCI_EXP_LNK_8GT));
+	pci_set_long(exp + PCI_EXP_LNKCAP2, PCI_EXP_LNKCAP2_SLS_2_5GB |
+		     PCI_EXP_LNKCAP2_SLS_5_0GB | PCI_EXP_LNKCAP2_SLS_8_0GB);
+	pci_set_word(exp + PCI_EXP_LNKSTA,
+		     QEMU_PCI_EXP_LNKSTA_NLW(QEMU_PCI_EXP_LNK_X8) |
+		     QEMU_PCI_EXP_LNKSTA_CLS(QEMU_PCI_EXP_LNK_8GT));
+}
+
 static void cx3_realize(PCIDevice *pdev, Error **errp)
 {
 	CX3State *s = CONNECTX3(pdev);
@@ -336,6 +359,7 @@ static void cx3_realize(PCIDevice *pdev, Error **errp)
 		error_setg(errp, "connectx3: PCIe capability");
 		return;
 	}
+	cx3_pcie_link(pdev);
 	if (msix_init(pdev, CX3_MSIX_VECTORS, &s->bar0, 0, CX3_MSIX_TABLE,
 		      &s->bar0, 0, CX3_MSIX_PBA, 0x9c, errp)) {
 		return;

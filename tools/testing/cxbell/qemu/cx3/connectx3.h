@@ -113,6 +113,21 @@ typedef struct CX3Cmd {
 #define CX3_VLAN_TABLE		128
 
 /*
+ * A port's MAC counters, what DUMP_ETH_STATS reports (mlx4_en en_port.c
+ * mlx4_en_DUMP_ETH_STATS): frames and bytes by priority, index 0-7 the
+ * 802.1Q PCP of a tagged frame, CX3_PRIO_NOVLAN an untagged one; frames
+ * the port dropped. Counted by the datapath through cx3_port_count and
+ * cx3_port_drop; DUMP_ETH_STATS with its reset bit clears them.
+ */
+#define CX3_PRIO_NOVLAN		8
+#define CX3_NUM_PRIO		9
+typedef struct CX3PortStats {
+	uint64_t rx_frames[CX3_NUM_PRIO], rx_bytes[CX3_NUM_PRIO];
+	uint64_t tx_frames[CX3_NUM_PRIO], tx_bytes[CX3_NUM_PRIO];
+	uint32_t rx_dropped, tx_dropped;
+} CX3PortStats;
+
+/*
  * A port (index 0 = port 1), kept by connectx3_cmd.c (QUERY_PORT,
  * SET_PORT, INIT_PORT, CLOSE_PORT), read by the datapath.
  */
@@ -123,6 +138,7 @@ typedef struct CX3Port {
 	uint32_t vlan[CX3_VLAN_TABLE];	/* SET_PORT VLAN table, valid bit 31 */
 	uint8_t base_qpn_set;	/* SET_PORT RQP_CALC seen */
 	uint32_t base_qpn;	/* default RX QP (promisc / RQP_CALC) */
+	CX3PortStats stats;
 } CX3Port;
 
 /*
@@ -216,6 +232,15 @@ bool cx3_eq_cmd_done(CX3State *s, uint16_t token, uint8_t status,
 		     uint64_t out_param);
 /* both ends of the cable open: the link is up on both ports */
 bool cx3_port_link(CX3State *s, unsigned int port);
+/*
+ * a frame that left (TX) or entered (RX) port PORT (1-based) on the
+ * wire: FRAME as on the wire (any VLAN tag the port inserted included,
+ * without FCS), LEN its bytes; counted by its priority
+ */
+void cx3_port_count(CX3State *s, unsigned int port, bool tx,
+		    const uint8_t *frame, size_t len);
+/* a frame port PORT (1-based) dropped on receive (RX) or send */
+void cx3_port_drop(CX3State *s, unsigned int port, bool tx);
 
 /* connectx3_dp.c: CQs, QPs, ports, steering, send and receive */
 void cx3_dp_init(CX3State *s);
@@ -229,5 +254,22 @@ int cx3_dp_cmd(CX3State *s, CX3Cmd *c);
  */
 void cx3_dp_uar_write(CX3State *s, hwaddr addr, uint64_t val,
 		      unsigned int size);
+
+/*
+ * ---- Core services the datapath needs (asked by connectx3_dp.c) ----
+ * connectx3_dp.c carries weak defaults (no BlueFlame, 32-byte CQEs)
+ * until connectx3_cmd.c defines them. The datapath also assumes that
+ * cx3_dma_read/cx3_dma_write add LEN to pcie_in_bytes/pcie_out_bytes,
+ * and that BAR2 writes reach cx3_dp_uar_write as the little-endian
+ * value of the bytes written (DEVICE_LITTLE_ENDIAN), 8-byte writes
+ * kept whole (max_access_size 8).
+ */
+/* BAR2 offset of the first BlueFlame page: caps.num_uars * 4 KiB
+ * (mlx4_core main.c map_bf_area); 0 when BlueFlame is not offered */
+hwaddr cx3_bf_base(CX3State *s);
+/* 1 << log_bf_reg_size as QUERY_DEV_CAP reports it; 0: no BlueFlame */
+unsigned int cx3_bf_reg_size(CX3State *s);
+/* 32, or 64 when INIT_HCA turned 64-byte CQEs on */
+unsigned int cx3_cqe_size(CX3State *s);
 
 #endif

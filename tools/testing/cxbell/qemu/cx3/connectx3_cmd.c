@@ -599,9 +599,14 @@ static int cmd_query_dev_cap(CX3State *s, CX3Cmd *c)
 	b[0x2f] = 4;
 	b[0x37] = CX3_NUM_PORTS;
 	b[0x38] = 31;		/* log max message */
-	/* flags: RC, UD, UC, SRQ; B0 steering (VEP_UC/MC_STEER) */
+	/*
+	 * flags (include/linux/mlx4/device.h): RC, UD, UC, SRQ; UDP_RSS
+	 * (bit 40: the RSS context may hash UDP ports, en_rx.c sets
+	 * MLX4_RSS_UDP_IPV4/6 and base_qpn_udp), B0 steering
+	 * (VEP_UC/MC_STEER)
+	 */
 	flags = (1ULL << 0) | (1ULL << 1) | (1ULL << 2) | (1ULL << 6) |
-		(1ULL << 41) | (1ULL << 42);
+		(1ULL << 40) | (1ULL << 41) | (1ULL << 42);
 	wr32(b, 0x40, flags >> 32);
 	wr32(b, 0x44, (uint32_t)flags);
 	b[0x48] = 1 << 4;	/* one reserved UAR (index 0) */
@@ -634,6 +639,7 @@ static int cmd_query_dev_cap(CX3State *s, CX3Cmd *c)
 	wr16(b, 0x92, CX3_DMPT_ENTRY_SZ);
 	wr32(b, 0x94, 0);	/* no BMME */
 	wr32(b, 0x98, 0);	/* reserved lkey */
+	b[0x9e] = 1 << 5;	/* ETS_CFG: SET_PORT scheduler, prio2tc */
 	wr64(b, 0xa0, 1ULL << 36);	/* max ICM */
 	return outbox(s, c, b, sizeof(b)) ? CX3_STAT_OK : CX3_STAT_BAD_PARAM;
 }
@@ -733,7 +739,8 @@ static void port_event(CX3State *s, bool before)
 	if (cx3_port_link(s, 0) == before)
 		return;
 	for (p = 1; p <= CX3_NUM_PORTS; p++) {
-		wr32(data, 4, p << 28);	/* EQE bytes 8..11: port << 28 */
+		/* port_change.port (device.h struct mlx4_eqe): EQE byte 12 */
+		wr32(data, 8, p << 28);
 		cx3_eq_async(s, EV_PORT_CHANGE, before ? PORT_CHANGE_DOWN :
 			     PORT_CHANGE_ACTIVE, data);
 	}
@@ -796,6 +803,19 @@ static int cmd_set_port(CX3State *s, CX3Cmd *c)
 	case 0x4:	/* PRIO_MAP */
 	case 0x8:	/* PRIO2TC */
 		return CX3_STAT_OK;
+	case 0x9:	/* SCHEDULER: 8 x { pg, bw %, bw units, bw value } */
+		for (i = 0; i < 8; i++) {
+			const uint8_t *t = b + 8 * i;
+
+			/* fw_qos.c: units 3 (100 Mb/s) or 4 (1 Gb/s) */
+			if (lduw_be_p(t) > 15 || lduw_be_p(t + 2) > 100 ||
+			    (lduw_be_p(t + 4) != 3 && lduw_be_p(t + 4) != 4))
+				return BAD(CX3_STAT_BAD_PARAM, "SET_PORT "
+					   "scheduler: TC %d pg %u bw %u%% "
+					   "units %u", i, lduw_be_p(t),
+					   lduw_be_p(t + 2), lduw_be_p(t + 4));
+		}
+		return CX3_STAT_OK;
 	}
 	return BAD(CX3_STAT_BAD_PARAM, "SET_PORT table 0x%x", tbl);
 }
@@ -827,16 +847,86 @@ static int cmd_mad_ifc(CX3State *s, CX3Cmd *c)
 	return outbox(s, c, b, sizeof(b)) ? CX3_STAT_OK : CX3_STAT_BAD_PARAM;
 }
 
-static int cmd_dump_eth_stats(CX3State *s, CX3Cmd *c)
+void cx3_port_count(CX3State *s, unsigned int port, bool tx,
+		    const uint8_t *frame, size_t len)
 {
-	static const uint8_t z[CX3_MAILBOX_SIZE];
-	unsigned int port = c->in_mod & 0xff;
+	unsigned int prio = CX3_PRIO_NOVLAN;
+	CX3PortStats *st;
 
 	if (port < 1 || port > CX3_NUM_PORTS)
-		return BAD(CX3_STAT_BAD_PARAM, "DUMP_ETH_STATS of port %u",
-			   port);
-	/* the port counters are not modelled yet: all zero */
-	return outbox(s, c, z, sizeof(z)) ? CX3_STAT_OK : CX3_STAT_BAD_PARAM;
+		return;
+	st = &s->port[port - 1].stats;
+	/* an 802.1Q tag: TPID 0x8100 at byte 12, PCP the top 3 bits */
+	if (len >= 18 && lduw_be_p(frame + 12) == 0x8100)
+		prio = frame[14] >> 5;
+	if (tx) {
+		st->tx_frames[prio]++;
+		st->tx_bytes[prio] += len;
+	} else {
+		st->rx_frames[prio]++;
+		st->rx_bytes[prio] += len;
+	}
+}
+
+void cx3_port_drop(CX3State *s, unsigned int port, bool tx)
+{
+	if (port < 1 || port > CX3_NUM_PORTS)
+		return;
+	if (tx)
+		s->port[port - 1].stats.tx_dropped++;
+	else
+		s->port[port - 1].stats.rx_dropped++;
+}
+
+/*
+ * DUMP_ETH_STATS (mlx4_en en_port.c, struct mlx4_en_stat_out_mbox in
+ * en_port.h): in_mod port | reset << 8. Per-priority counters are
+ * big-endian u64 with a stride of 0x18 bytes, prio 0-7 then "novlan":
+ * ROCT (rx octets) at 0x3b8, RTOT (rx frames) at 0x480, TOCT at 0x9b8,
+ * TTOT at 0xa98; RDROP (be32) at 0xb98, TDROP at 0xba8. Everything the
+ * model does not count (errors, pause, multicast/broadcast split) is 0.
+ */
+#define ETH_STATS_SIZE		0xbb0
+#define ETH_STATS_STRIDE	0x18
+#define ETH_STATS_ROCT		0x3b8
+#define ETH_STATS_RTOT		0x480
+#define ETH_STATS_TOCT		0x9b8
+#define ETH_STATS_TTOT		0xa98
+#define ETH_STATS_RDROP		0xb98
+#define ETH_STATS_TDROP		0xba8
+
+static int cmd_dump_eth_stats(CX3State *s, CX3Cmd *c)
+{
+	uint8_t b[ETH_STATS_SIZE] = { 0 };
+	unsigned int port = c->in_mod & 0xff, i;
+	CX3PortStats *st;
+
+	if (!s->hca.up)
+		return BAD(CX3_STAT_BAD_SYS_STATE, "DUMP_ETH_STATS before "
+			   "INIT_HCA");
+	/*
+	 * bit 12 (MLX4_DUMP_ETH_STATS_FLOW_CONTROL) asks for per-priority
+	 * flow statistics, only with FLOWSTATS_EN, which is not offered
+	 */
+	if (port < 1 || port > CX3_NUM_PORTS || (c->in_mod & ~0x1ffu))
+		return BAD(CX3_STAT_BAD_PARAM, "DUMP_ETH_STATS in_mod 0x%x",
+			   c->in_mod);
+	st = &s->port[port - 1].stats;
+	for (i = 0; i < CX3_NUM_PRIO; i++) {
+		unsigned int o = i * ETH_STATS_STRIDE;
+
+		wr64(b, ETH_STATS_ROCT + o, st->rx_bytes[i]);
+		wr64(b, ETH_STATS_RTOT + o, st->rx_frames[i]);
+		wr64(b, ETH_STATS_TOCT + o, st->tx_bytes[i]);
+		wr64(b, ETH_STATS_TTOT + o, st->tx_frames[i]);
+	}
+	wr32(b, ETH_STATS_RDROP, st->rx_dropped);
+	wr32(b, ETH_STATS_TDROP, st->tx_dropped);
+	if (!outbox(s, c, b, sizeof(b)))
+		return CX3_STAT_BAD_PARAM;
+	if (c->in_mod & 0x100)
+		memset(st, 0, sizeof(*st));
+	return CX3_STAT_OK;
 }
 
 int cx3_core_cmd(CX3State *s, CX3Cmd *c)
