@@ -1686,6 +1686,12 @@ void cx3_dp_reset(CX3State *s)
 	CX3Dp *dp = s->dp;
 	int i;
 
+	if (dp_debug) {
+#define CX3_DP_PRINT(n) fprintf(stderr, "connectx3: dp: ctr " #n " %" PRIu64 "\n", s->ctr.n);
+		CX3_COUNTERS(CX3_DP_PRINT)
+#undef CX3_DP_PRINT
+	}
+
 	g_hash_table_remove_all(dp->cqs);
 	g_hash_table_remove_all(dp->qps);
 	g_hash_table_remove_all(dp->mcg);
