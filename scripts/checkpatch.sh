@@ -59,11 +59,30 @@ if [ ${#files[@]} = 0 ]; then
 	exit 0
 fi
 
+# The QEMU device model (tools/testing/cxbell/qemu/) is kernel-styled
+# QEMU code: QEMU's object model names its types with typedef'd
+# CamelCase (OBJECT_DECLARE_SIMPLE_TYPE, CX3State), its sources carry
+# the SPDX tag in a /* */ comment, 64-bit formats split strings
+# ("%" PRIx64) and the counter table is an X-macro; everything else is
+# checked.
+kfiles=()
+qfiles=()
+for f in "${files[@]}"; do
+	case $f in
+	*tools/testing/cxbell/qemu/*) qfiles+=("$f") ;;
+	*) kfiles+=("$f") ;;
+	esac
+done
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 set +e
-(cd "$top" && perl "$cp_pl" --strict --no-tree --no-summary-file --color=never \
-	-f "${files[@]}") >"$out" 2>&1
+cpl=(perl "$cp_pl" --strict --no-tree --no-summary-file --color=never)
+{
+	[ ${#kfiles[@]} = 0 ] || (cd "$top" && "${cpl[@]}" -f "${kfiles[@]}")
+	[ ${#qfiles[@]} = 0 ] || (cd "$top" && "${cpl[@]}" \
+		--ignore NEW_TYPEDEFS,CAMELCASE,SPDX_LICENSE_TAG,SPLIT_STRING,COMPLEX_MACRO,MACRO_ARG_REUSE,TRAILING_SEMICOLON \
+		-f "${qfiles[@]}")
+} >"$out" 2>&1
 set -e
 cat "$out"
 

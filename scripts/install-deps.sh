@@ -16,6 +16,9 @@ pkgs=(make gcc libc6-dev qemu-system-x86 busybox-static ethtool iproute2
       coreutils findutils procps gnuplot-nox linux-perf dkms xdp-tools
       # building the debug kernel of scripts/check-debug.sh
       bison flex libelf-dev libssl-dev util-linux)
+# building the QEMU that carries the ConnectX-3 model (vm-run --cx3): its
+# build script's own list, so that the two cannot disagree
+mapfile -t -O ${#pkgs[@]} pkgs < <(bash "$here/../tools/testing/cxbell/qemu/build.sh" --deps)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -5,7 +5,10 @@
 #
 # Installs what is missing (scripts/install-deps.sh), then runs the whole
 # suite with tools/testing/cxbell/run-tests: checkpatch, the build (make),
-# host unit tests if present, and the VM tests in one QEMU boot. Options
+# host unit tests if present, the VM tests in one QEMU boot, then the
+# tests of the QEMU ConnectX-3 model (tests/cx3-*.sh) in a second boot,
+# after building that QEMU (tools/testing/cxbell/qemu/build.sh: about
+# 7 min on a fresh machine, cached in /var/cache/cxbell after). Options
 # are passed to run-tests (e.g. -v, or test names). The last line printed
 # is "N passed, N failed, N skipped"; the exit status is nonzero iff a
 # test failed.

@@ -75,6 +75,21 @@
 #                                   gets the problems, LOG.n the rounds
 #   toggler_ok LOG [SECONDS]        the toggler finished without a problem
 #
+# The QEMU ConnectX-3 model (vm-run --cx3; cx3stat, its counters page):
+#   cx3_ctr NAME                    one model counter (cx3stat NAME)
+#   cx3_snap PREFIX                 every model counter as shell
+#                                   assignments PREFIX_NAME=VALUE (eval them)
+#   cx3_d NAME                      a_NAME - b_NAME (cx3_snap b, then a)
+#   cx3_pci                         sysfs directory of the 15b3:1003 function
+#   cx3_netdevs                     netdevs of the 15b3:1003 function (one a
+#                                   line, by dev_port), in every namespace
+#                                   they were not moved out of
+#   CX3_VIOLATION                   the model's log prefix for a violation
+#                                   on QEMU's stderr; vm-run counts such a
+#                                   line as a bad log line (vm-run
+#                                   --violations-ok, a test's marker line
+#                                   "# cxbell-test: violations-ok")
+#
 # The pair of cxb_pktgen_pair (adapter 1, $p0 cabled to $p1, $mac):
 #   cxb_pktgen_teardown / cxb_netns_teardown
 #                                   delete it (after cxb_netns_pair: the
@@ -770,6 +785,45 @@ pktgen_toggle()
 	"$4" || _ptok=1
 	toggler_ok /tmp/tg.log "$(secs_between "$_ptt0" "$_ptt1")" || _ptok=1
 	return $_ptok
+}
+
+CX3_VIOLATION='connectx3: violation:'
+
+cx3_ctr()
+{
+	cx3stat "$1"
+}
+
+cx3_snap()
+{
+	cx3stat | awk -v p="$1" '$1 ~ /^[a-z0-9_]+$/ && $2 ~ /^[0-9]+$/ {
+		print p "_" $1 "=" $2 }'
+}
+
+cx3_d()
+{
+	eval "echo \$((a_$1 - b_$1))"
+}
+
+# The sysfs directory of the 15b3:1003 PCI function(s).
+cx3_pci()
+{
+	for _d in /sys/bus/pci/devices/*; do
+		# (read, not cat: no process per device)
+		read -r _v <"$_d/vendor" && [ "$_v" = 0x15b3 ] &&
+		read -r _v <"$_d/device" && [ "$_v" = 0x1003 ] && echo "$_d"
+	done 2>/dev/null
+	return 0
+}
+
+# Its netdevs, ordered by dev_port.
+cx3_netdevs()
+{
+	for _d in $(cx3_pci); do
+		for _n in "$_d"/net/*; do
+			[ -e "$_n" ] && echo "$(cat "$_n/dev_port") ${_n##*/}"
+		done
+	done | sort -n | cut -d' ' -f2
 }
 
 # XDP program on IF (ip link shows it)

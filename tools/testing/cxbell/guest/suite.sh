@@ -49,6 +49,13 @@ cleanup()
 		return 0
 	fi
 	cxb_unload 2>/dev/null
+	# The QEMU ConnectX-3 model (vm-run --cx3): every test starts with
+	# the mlx4 drivers unloaded.
+	if [ -n "$(cx3_pci)" ]; then
+		for _m in mlx4_en cxbell_mlx4 mlx4_ib mlx4_core; do
+			[ -d "/sys/module/$_m" ] && rmmod "$_m"
+		done
+	fi
 	return 0
 }
 

@@ -4,7 +4,7 @@
 # Build the QEMU that carries the ConnectX-3 device model (connectx3.c and
 # friends in this directory) and print the path of its binary:
 #
-#   tools/testing/cxbell/qemu/build.sh [--print]
+#   tools/testing/cxbell/qemu/build.sh [--print | --deps]
 #
 # Debian's own QEMU 7.2 source (apt-get source qemu; a deb-src entry is
 # added for the suites the machine already uses), the model's files
@@ -16,7 +16,10 @@
 # binary is installed as $CXBELL_CACHE/qemu/bin-KEY/qemu-system-x86_64,
 # KEY a hash of the source version and the model's files; with --print
 # an existing binary for the current KEY is printed without touching
-# the tree. Firmware (SeaBIOS, option ROMs) comes from Debian's
+# the tree (exit 1 if there is none); --deps prints the Debian packages
+# the build needs, one a line, and exits (scripts/install-deps.sh
+# installs them; the build installs what is still missing itself).
+# Firmware (SeaBIOS, option ROMs) comes from Debian's
 # qemu-system-data at /usr/share/qemu, the same 7.2 release.
 set -euo pipefail
 
@@ -27,6 +30,16 @@ export DEBIAN_FRONTEND=noninteractive
 
 log() { echo "qemu-build: $*" >&2; }
 
+deps=(ninja-build meson pkg-config libglib2.0-dev libpixman-1-dev zlib1g-dev
+      libslirp-dev libfdt-dev dpkg-dev python3 gcc make qemu-system-data
+      xz-utils)
+mode=${1:-}
+case $mode in
+''|--print) ;;
+--deps) printf '%s\n' "${deps[@]}"; exit 0 ;;
+*) log "usage: build.sh [--print | --deps]"; exit 2 ;;
+esac
+
 models=("$here"/cx3/*.[ch])
 [ -e "${models[0]}" ] || { log "no model sources in $here/cx3"; exit 1; }
 key=$(cat "${models[@]}" "$0" | sha256sum | cut -c1-16)
@@ -35,10 +48,8 @@ if [ -x "$bin" ]; then
 	echo "$bin"
 	exit 0
 fi
+[ "$mode" = --print ] && { log "no binary for these model sources: $bin"; exit 1; }
 
-deps=(ninja-build meson pkg-config libglib2.0-dev libpixman-1-dev zlib1g-dev
-      libslirp-dev libfdt-dev dpkg-dev python3 gcc make qemu-system-data
-      xz-utils)
 missing=()
 for p in "${deps[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
@@ -115,6 +126,14 @@ t0=$(date +%s)
 log "building (cold: about 4 min on 2 cores)"
 ninja -C "$b" qemu-system-x86_64 >"$b/ninja.log" 2>&1 ||
 	{ grep -B2 -A12 -m3 'error' "$b/ninja.log" >&2 || tail -n 30 "$b/ninja.log" >&2; exit 1; }
+# The model builds without warnings (QEMU's own --disable-werror
+# does not cover it).
+if grep -q '^\.\./hw/net/cxbell/.*warning:' "$b/ninja.log"; then
+	grep -A4 '^\.\./hw/net/cxbell/.*warning:' "$b/ninja.log" >&2
+	rm -f "$b/qemu-system-x86_64"
+	log "the model has compiler warnings"
+	exit 1
+fi
 log "built in $(($(date +%s) - t0)) s"
 mkdir -p "$(dirname "$bin")"
 cp "$b/qemu-system-x86_64" "$bin.tmp"

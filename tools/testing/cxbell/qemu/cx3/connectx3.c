@@ -15,6 +15,7 @@
 #include "qemu/bswap.h"
 #include "qapi/error.h"
 #include "hw/pci/pci.h"
+#include "hw/pci/msi.h"
 #include "hw/pci/msix.h"
 #include "hw/pci/pcie.h"
 #include "sysemu/dma.h"
@@ -162,6 +163,7 @@ static const char *const cx3_ctr_names[] = {
 	CX3_COUNTERS(CX3_CTR_NAME)
 #undef CX3_CTR_NAME
 };
+
 #define CX3_NUM_CTRS ARRAY_SIZE(cx3_ctr_names)
 
 /* a 32-bit little-endian word of the counters page */
@@ -190,12 +192,10 @@ static uint32_t cx3_ctr_read(CX3State *s, hwaddr off)
 	return ldl_le_p(name + o);
 }
 
-static uint64_t cx3_bar0_read(void *opaque, hwaddr addr, unsigned size)
+static uint64_t cx3_bar0_read(void *opaque, hwaddr addr, unsigned int size)
 {
 	CX3State *s = opaque;
 
-	if (getenv("CX3_TRACE"))
-		fprintf(stderr, "cx3 rd 0x%" HWADDR_PRIx " hcr6 0x%x\n", addr, s->hcr[6]);
 	if (addr >= CX3_HCR_BASE && addr < CX3_HCR_BASE + 28)
 		return bswap32(s->hcr[(addr - CX3_HCR_BASE) / 4]);
 	if (addr >= CX3_CTR_PAGE && addr < CX3_CTR_PAGE + 4096)
@@ -210,13 +210,10 @@ static uint64_t cx3_bar0_read(void *opaque, hwaddr addr, unsigned size)
 }
 
 static void cx3_bar0_write(void *opaque, hwaddr addr, uint64_t val,
-			   unsigned size)
+			   unsigned int size)
 {
 	CX3State *s = opaque;
 	uint32_t v = bswap32((uint32_t)val);
-
-	if (getenv("CX3_TRACE"))
-		fprintf(stderr, "cx3 wr 0x%" HWADDR_PRIx " v 0x%x size %u\n", addr, v, size);
 
 	if (addr >= CX3_HCR_BASE && addr < CX3_HCR_BASE + 28) {
 		cx3_hcr_write(s, (addr - CX3_HCR_BASE) / 4, v);
@@ -237,8 +234,11 @@ static void cx3_bar0_write(void *opaque, hwaddr addr, uint64_t val,
 		}
 		cx3_reset_state(s);
 		return;
-	case CX3_CLR_INT:
-		pci_set_irq(PCI_DEVICE(s), 0);
+	case CX3_CLR_INT:	/* INTA pins 32..63: none here */
+		return;
+	case CX3_CLR_INT + 4:	/* pins 0..31 (eq.c: clr_base + 4) */
+		if (v & (1u << CX3_INTA_PIN))
+			pci_set_irq(PCI_DEVICE(s), 0);
 		return;
 	}
 	cx3_violation(s, "BAR0 write of 0x%" PRIx64 " at 0x%" HWADDR_PRIx
@@ -255,13 +255,13 @@ static const MemoryRegionOps cx3_bar0_ops = {
 
 /* ---- BAR2: UAR pages, then BlueFlame pages ---- */
 
-static uint64_t cx3_bar2_read(void *opaque, hwaddr addr, unsigned size)
+static uint64_t cx3_bar2_read(void *opaque, hwaddr addr, unsigned int size)
 {
 	return 0;
 }
 
 static void cx3_bar2_write(void *opaque, hwaddr addr, uint64_t val,
-			   unsigned size)
+			   unsigned int size)
 {
 	CX3State *s = opaque;
 	hwaddr off = addr & 0xfff;

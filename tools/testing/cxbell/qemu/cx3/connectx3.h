@@ -22,7 +22,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(CX3State, CONNECTX3)
 
 #define CX3_VENDOR_ID		0x15b3
 #define CX3_DEVICE_ID		0x1003
-#define CX3_BAR0_SIZE		(1 << 20)
+#define CX3_BAR0_SIZE		BIT(20)
 #define CX3_NUM_PORTS		2
 
 /* BAR0 registers (mlx4_core cmd.c, main.c, reset.c) */
@@ -30,7 +30,9 @@ OBJECT_DECLARE_SIMPLE_TYPE(CX3State, CONNECTX3)
 #define CX3_OWNER		0x8069c	/* ownership semaphore: reads 0 */
 #define CX3_RESET_REG		0xf0010	/* swab32(1) resets the device */
 #define CX3_RESET_SEM		0xf03fc	/* reset semaphore: reads 0 */
-#define CX3_CLR_INT		0xf00d8	/* INTx clear (QUERY_FW clr_int) */
+/* INTx clear (QUERY_FW clr_int): a 64-bit big-endian pin mask */
+#define CX3_CLR_INT		0xf00d8
+#define CX3_INTA_PIN		0	/* QUERY_ADAPTER inta_pin */
 #define CX3_CATAS_BASE		0x1f000	/* catastrophic error buffer */
 #define CX3_CATAS_DWORDS	0x10	/* reads zero: no error */
 #define CX3_MSIX_TABLE		0x7c000
@@ -42,7 +44,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(CX3State, CONNECTX3)
  * page N = UAR index N), then as much again of BlueFlame pages (main.c
  * map_bf_area: BlueFlame page N at CX3_UAR_SIZE + N * 4 KiB).
  */
-#define CX3_UAR_SIZE		(1 << 20)
+#define CX3_UAR_SIZE		BIT(20)
 #define CX3_BAR2_SIZE		(2 * CX3_UAR_SIZE)
 
 /*
@@ -100,8 +102,8 @@ typedef struct CX3Cmd {
 	uint8_t opmod;
 	uint32_t in_mod;
 	uint64_t in_param;	/* immediate, or the input mailbox address */
-	uint64_t out_param;	/* immediate out (set by the handler), or
-				 * the output mailbox address */
+	/* immediate out (set by the handler), or the output mailbox */
+	uint64_t out_param;
 	bool out_is_imm;	/* handler sets: out_param is an immediate */
 } CX3Cmd;
 

@@ -24,6 +24,7 @@ enum {
 	OP_CLOSE_HCA		= 0x008,
 	OP_INIT_PORT		= 0x009,
 	OP_CLOSE_PORT		= 0x00a,
+	OP_QUERY_HCA		= 0x00b,
 	OP_SET_PORT		= 0x00c,
 	OP_SW2HW_MPT		= 0x00d,
 	OP_QUERY_MPT		= 0x00e,
@@ -53,6 +54,7 @@ enum {
 	EV_PORT_CHANGE	= 0x09,
 	EV_CMD		= 0x0a,
 };
+
 #define PORT_CHANGE_DOWN	1
 #define PORT_CHANGE_ACTIVE	4
 
@@ -60,10 +62,10 @@ enum {
 #define CX3_FW_PAGES		64	/* 256 KiB firmware area */
 #define CX3_AUX_PAGES		4	/* ICM aux area, any ICM size */
 #define CX3_MAX_EQS_LOG		6
-#define CX3_MAX_EQS		(1 << CX3_MAX_EQS_LOG)
+#define CX3_MAX_EQS		BIT(CX3_MAX_EQS_LOG)
 #define CX3_ETH_MTU		10240
 #define CX3_LOG_MAX_MPTS	20
-#define CX3_MPT_FLAG_PHYSICAL	(1u << 9)	/* mlx4.h MLX4_MPT_FLAG_PHYSICAL */
+#define CX3_MPT_FLAG_PHYSICAL	BIT(9)	/* mlx4.h MLX4_MPT_FLAG_PHYSICAL */
 
 typedef struct CX3Eq {
 	bool valid;
@@ -90,6 +92,7 @@ typedef struct CX3Core {
 	bool icm_size_set;
 	GHashTable *icm;		/* ICM va >> 12 -> bus address */
 	GHashTable *mpt;		/* dMPT index -> CX3Mpt */
+	uint8_t init_hca[0x200];	/* for QUERY_HCA */
 	CX3Eq eq[CX3_MAX_EQS];
 	int event_eq[64];		/* event type -> EQN, -1 none */
 } CX3Core;
@@ -214,6 +217,10 @@ static int cmd_map(CX3State *s, CX3Cmd *c, uint32_t *pages)
 		if (va & ((1ULL << lg) - 1))
 			return BAD(CX3_STAT_BAD_PARAM, "MAP_ICM va 0x%" PRIx64
 				   " not aligned to log %u", va, lg);
+		/* max_icm_sz is 2^36: at most 2^24 pages of 4 KiB */
+		if (g_hash_table_size(k->icm) + np > (1u << 24))
+			return BAD(CX3_STAT_BAD_RESOURCE, "MAP_ICM beyond the "
+				   "advertised ICM size");
 		for (j = 0; j < np; j++) {
 			gpointer key = GSIZE_TO_POINTER((va >> 12) + j);
 
@@ -222,7 +229,7 @@ static int cmd_map(CX3State *s, CX3Cmd *c, uint32_t *pages)
 					   PRIx64 " mapped twice",
 					   va + j * 4096);
 			g_hash_table_insert(k->icm, key,
-				GSIZE_TO_POINTER(pa + j * 4096));
+					    GSIZE_TO_POINTER(pa + j * 4096));
 		}
 	}
 	return CX3_STAT_OK;
@@ -231,17 +238,22 @@ static int cmd_map(CX3State *s, CX3Cmd *c, uint32_t *pages)
 static int cmd_unmap_icm(CX3State *s, CX3Cmd *c)
 {
 	uint64_t va = c->in_param;
-	uint32_t i;
+	uint32_t i, n = 0;
 
 	if (va & 0xfff || c->in_mod == 0)
 		return BAD(CX3_STAT_BAD_PARAM, "UNMAP_ICM va 0x%" PRIx64
 			   " count %u", va, c->in_mod);
-	for (i = 0; i < c->in_mod; i++) {
-		if (!g_hash_table_remove(s->core->icm,
-					 GSIZE_TO_POINTER((va >> 12) + i)))
-			return BAD(CX3_STAT_BAD_PARAM, "UNMAP_ICM of unmapped "
-				   "va 0x%" PRIx64, va + i * 4096ULL);
-	}
+	/*
+	 * icm.c unmaps whole 256 KiB chunks even where the last chunk of a
+	 * table was mapped shorter: pages not mapped in the range are fine,
+	 * a range with nothing mapped is not.
+	 */
+	for (i = 0; i < c->in_mod; i++)
+		n += g_hash_table_remove(s->core->icm,
+					 GSIZE_TO_POINTER((va >> 12) + i));
+	if (!n)
+		return BAD(CX3_STAT_BAD_PARAM, "UNMAP_ICM of unmapped va 0x%"
+			   PRIx64 " count %u", va, c->in_mod);
 	return CX3_STAT_OK;
 }
 
@@ -502,19 +514,22 @@ bool cx3_mpt_addr(CX3State *s, uint32_t lkey, uint64_t va, uint32_t len,
 	uint32_t hw = key_to_hw_index(lkey);
 	CX3Mpt *m;
 	uint64_t off;
+	uint32_t idx;
 
 	if (!s->hca.up) {
 		cx3_violation(s, "lkey 0x%x used before INIT_HCA", lkey);
 		return false;
 	}
-	m = g_hash_table_lookup(s->core->mpt, GUINT_TO_POINTER(
-				hw & ((1u << s->hca.log_mpt_sz) - 1)));
+	idx = hw & ((1u << s->hca.log_mpt_sz) - 1);
+	m = g_hash_table_lookup(s->core->mpt, GUINT_TO_POINTER(idx));
 	if (!m || m->key != hw) {
 		cx3_violation(s, "lkey 0x%x: no such MPT", lkey);
 		return false;
 	}
-	if (va < m->start || (m->length != ~0ULL &&
-	    (va - m->start > m->length || len > m->length - (va - m->start)))) {
+	if (va < m->start ||
+	    (m->length != ~0ULL &&
+	     (va - m->start >= m->length ||
+	      len > m->length - (va - m->start)))) {
 		cx3_violation(s, "lkey 0x%x: 0x%" PRIx64 "+%u outside the "
 			      "region", lkey, va, len);
 		return false;
@@ -693,14 +708,19 @@ static int cmd_init_hca(CX3State *s, CX3Cmd *c)
 	h->cmpt_base = rd64(b, 0x108);
 	h->log_uar_sz = b[0x12a] & 0xf;
 	h->log_uar_page_sz = b[0x12b];
-	if ((b[0x38] | b[0x3b]) || b[0x1c0 + 0x13 + 0x10] ||
+	/*
+	 * 0x58: bits 29/30 ask for 64-byte EQEs/CQEs, 0x5b strides; 0x1e3
+	 * the DMFS entry size: none of them offered
+	 */
+	if ((rd32(b, 0x58) & (3u << 29)) || b[0x5b] || b[0x1e3] ||
 	    h->log_num_eqs > CX3_MAX_EQS_LOG ||
 	    h->log_mpt_sz > CX3_LOG_MAX_MPTS || h->log_uar_page_sz != 0)
 		return BAD(CX3_STAT_BAD_PARAM, "INIT_HCA asks for what "
 			   "QUERY_DEV_CAP did not offer (eqe/cqe 0x%x/0x%x, "
-			   "log eqs %u, log mpts %u, uar page %u)", b[0x38],
-			   b[0x3b], h->log_num_eqs, h->log_mpt_sz,
+			   "log eqs %u, log mpts %u, uar page %u)",
+			   rd32(b, 0x58), b[0x5b], h->log_num_eqs, h->log_mpt_sz,
 			   h->log_uar_page_sz);
+	memcpy(s->core->init_hca, b, sizeof(b));
 	h->up = true;
 	return CX3_STAT_OK;
 }
@@ -786,7 +806,7 @@ static int cmd_query_adapter(CX3State *s, CX3Cmd *c)
 	static const char board[16] = "MT_1090120019";
 	int i;
 
-	b[0x10] = 0;		/* INTA pin: clr_int bit 0 */
+	b[0x10] = CX3_INTA_PIN;	/* clr_int bit */
 	/* board id at vsd + 0xd0, each dword byte-swapped (fw.c) */
 	for (i = 0; i < 4; i++)
 		stl_le_p(b + 0x20 + 0xd0 + 4 * i, ldl_be_p(board + 4 * i));
@@ -801,7 +821,8 @@ static int cmd_mad_ifc(CX3State *s, CX3Cmd *c)
 	if (!inbox(s, c, b, sizeof(b)))
 		return CX3_STAT_BAD_PARAM;
 	b[3] |= 0x80;		/* method: response */
-	b[4] = b[5] = 0;	/* status */
+	b[4] = 0;		/* status */
+	b[5] = 0;
 	memset(b + 64, 0, sizeof(b) - 64);
 	return outbox(s, c, b, sizeof(b)) ? CX3_STAT_OK : CX3_STAT_BAD_PARAM;
 }
@@ -896,6 +917,19 @@ int cx3_core_cmd(CX3State *s, CX3Cmd *c)
 		return CX3_STAT_OK;
 	case OP_QUERY_ADAPTER:
 		return cmd_query_adapter(s, c);
+	case OP_QUERY_HCA: {
+		/* fw.c mlx4_QUERY_HCA: INIT_HCA's layout, core clock 0x0c */
+		uint8_t b[0x200];
+
+		if (!s->hca.up)
+			return BAD(CX3_STAT_BAD_SYS_STATE, "QUERY_HCA before "
+				   "INIT_HCA");
+		memcpy(b, k->init_hca, sizeof(b));
+		wr32(b, 0x04, 0);
+		wr16(b, 0x0c, 427);	/* MHz */
+		return outbox(s, c, b, sizeof(b)) ? CX3_STAT_OK :
+			CX3_STAT_BAD_PARAM;
+	}
 	case OP_SW2HW_EQ:
 		return cmd_sw2hw_eq(s, c);
 	case OP_HW2SW_EQ:
