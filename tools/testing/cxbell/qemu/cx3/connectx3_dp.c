@@ -1187,7 +1187,6 @@ static void rx_frame(CX3State *s, unsigned int port, const uint8_t *in,
 	base = qp->rq_off + (uint64_t)(qp->rq_head & ((1u << qp->rq_log_size) - 1)) * stride;
 	if (!buf_rw(s, qp->mtt, qp->log_page, base, wqe, stride, false))
 		goto drop;
-	s->ctr.wqes++;
 	left = len;
 	off = 0;
 	for (i = 0; i < stride / 16 && left; i++) {
