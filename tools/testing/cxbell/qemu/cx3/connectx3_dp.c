@@ -257,7 +257,8 @@ static void cq_event(CX3Cq *cq)
 	cq->pending = 0;
 	cq->sn = (cq->sn + 1) & 3;
 	if (dp_debug)
-		fprintf(stderr, "connectx3: dp: event cq 0x%x eq %u\n", cq->cqn, cq->eqn);
+		fprintf(stderr, "connectx3: dp: event cq 0x%x eq %u\n",
+			cq->cqn, cq->eqn);
 	cx3_eq_comp(s, cq->eqn, cq->cqn);
 }
 
@@ -266,7 +267,8 @@ static void cq_timer(void *opaque)
 	CX3Cq *cq = opaque;
 
 	if (dp_debug)
-		fprintf(stderr, "connectx3: dp: timer cq 0x%x arm %u pending %u\n", cq->cqn, cq->arm, cq->pending);
+		fprintf(stderr, "connectx3: dp: timer cq 0x%x arm %u pending %u\n",
+			cq->cqn, cq->arm, cq->pending);
 	if (cq->arm && cq->pending)
 		cq_event(cq);
 }
@@ -357,7 +359,8 @@ static void cq_doorbell(CX3State *s, uint32_t w0, uint32_t w1)
 	}
 	s->ctr.cq_arms++;
 	if (dp_debug)
-		fprintf(stderr, "connectx3: dp: arm cq 0x%x sn %u/%u cmd %u ci %u pi %u\n", cqn, sn, cq->sn, cmd, ci, cq->pi);
+		fprintf(stderr, "connectx3: dp: arm cq 0x%x sn %u/%u cmd %u "
+			"ci %u pi %u\n", cqn, sn, cq->sn, cmd, ci, cq->pi);
 	/* an arm carrying an old sequence number is stale: ignored */
 	if (sn != cq->sn)
 		return;
@@ -458,7 +461,8 @@ static int cmd_modify_cq(CX3State *s, CX3Cmd *c)
 		cq->period = lduw_be_p(ctx + 16);
 		cq->max_count = lduw_be_p(ctx + 18);
 		if (dp_debug)
-			fprintf(stderr, "connectx3: dp: modify cq 0x%x period %u count %u\n", cqn, cq->period, cq->max_count);
+			fprintf(stderr, "connectx3: dp: modify cq 0x%x period %u "
+				"count %u\n", cqn, cq->period, cq->max_count);
 		return CX3_STAT_OK;
 	}
 	if (c->opmod == 0) {
@@ -540,25 +544,37 @@ static int cmd_qp(CX3State *s, CX3Cmd *c)
 	uint32_t qpn = c->in_mod & 0xffffff;
 	CX3Qp *qp = qp_get(s, qpn);
 	uint8_t cur = qp ? qp->state : QPS_RST;
-	uint8_t from_ok, to;
+	bool from_ok;
+	uint8_t to;
 	uint8_t mb[8 + 248];
 	int ret;
 
-	switch (c->opcode) {
-	case CMD_RST2INIT_QP:	from_ok = cur == QPS_RST; to = QPS_INIT; break;
-	case CMD_INIT2INIT_QP:	from_ok = cur == QPS_INIT; to = QPS_INIT; break;
-	case CMD_INIT2RTR_QP:	from_ok = cur == QPS_INIT; to = QPS_RTR; break;
-	case CMD_RTR2RTS_QP:	from_ok = cur == QPS_RTR; to = QPS_RTS; break;
-	case CMD_RTS2RTS_QP:	from_ok = cur == QPS_RTS; to = QPS_RTS; break;
-	case CMD_SQERR2RTS_QP:	from_ok = cur == QPS_SQER; to = QPS_RTS; break;
-	case CMD_RTS2SQD_QP:	from_ok = cur == QPS_RTS; to = QPS_SQD; break;
-	case CMD_SQD2SQD_QP:	from_ok = cur == QPS_SQD; to = QPS_SQD; break;
-	case CMD_SQD2RTS_QP:	from_ok = cur == QPS_SQD; to = QPS_RTS; break;
-	case CMD_2ERR_QP:	from_ok = true; to = QPS_ERR; break;
-	case CMD_2RST_QP:	from_ok = true; to = QPS_RST; break;
-	default:
+	/* the transitions of mlx4_core qp.c __mlx4_qp_modify: from, to */
+	static const struct {
+		uint16_t op;
+		int8_t from;	/* -1: any state */
+		uint8_t to;
+	} tr[] = {
+		{ CMD_RST2INIT_QP, QPS_RST, QPS_INIT },
+		{ CMD_INIT2INIT_QP, QPS_INIT, QPS_INIT },
+		{ CMD_INIT2RTR_QP, QPS_INIT, QPS_RTR },
+		{ CMD_RTR2RTS_QP, QPS_RTR, QPS_RTS },
+		{ CMD_RTS2RTS_QP, QPS_RTS, QPS_RTS },
+		{ CMD_SQERR2RTS_QP, QPS_SQER, QPS_RTS },
+		{ CMD_RTS2SQD_QP, QPS_RTS, QPS_SQD },
+		{ CMD_SQD2SQD_QP, QPS_SQD, QPS_SQD },
+		{ CMD_SQD2RTS_QP, QPS_SQD, QPS_RTS },
+		{ CMD_2ERR_QP, -1, QPS_ERR },
+		{ CMD_2RST_QP, -1, QPS_RST },
+	};
+	unsigned int t;
+
+	for (t = 0; t < ARRAY_SIZE(tr) && tr[t].op != c->opcode; t++)
+		;
+	if (t == ARRAY_SIZE(tr))
 		return CX3_STAT_BAD_OP;
-	}
+	from_ok = tr[t].from < 0 || tr[t].from == cur;
+	to = tr[t].to;
 	if (!from_ok) {
 		cx3_violation(s, "QP 0x%x: command 0x%x in state %u", qpn,
 			      c->opcode, cur);
@@ -1171,7 +1187,6 @@ static void rx_frame(CX3State *s, unsigned int port, const uint8_t *in,
 	base = qp->rq_off + (uint64_t)(qp->rq_head & ((1u << qp->rq_log_size) - 1)) * stride;
 	if (!buf_rw(s, qp->mtt, qp->log_page, base, wqe, stride, false))
 		goto drop;
-	s->ctr.wqes++;
 	left = len;
 	off = 0;
 	for (i = 0; i < stride / 16 && left; i++) {
@@ -1685,6 +1700,12 @@ void cx3_dp_reset(CX3State *s)
 {
 	CX3Dp *dp = s->dp;
 	int i;
+
+	if (dp_debug) {
+#define CX3_DP_PRINT(n) fprintf(stderr, "connectx3: dp: ctr " #n " %" PRIu64 "\n", s->ctr.n);
+		CX3_COUNTERS(CX3_DP_PRINT)
+#undef CX3_DP_PRINT
+	}
 
 	g_hash_table_remove_all(dp->cqs);
 	g_hash_table_remove_all(dp->qps);
