@@ -264,8 +264,10 @@ void cx3_dp_uar_write(CX3State *s, hwaddr addr, uint64_t val,
  * value of the bytes written (DEVICE_LITTLE_ENDIAN), 8-byte writes
  * kept whole (max_access_size 8).
  */
-/* BAR2 offset of the first BlueFlame page: caps.num_uars * 4 KiB
- * (mlx4_core main.c map_bf_area); 0 when BlueFlame is not offered */
+/*
+ * BAR2 offset of the first BlueFlame page: caps.num_uars * 4 KiB
+ * (mlx4_core main.c map_bf_area); 0 when BlueFlame is not offered
+ */
 hwaddr cx3_bf_base(CX3State *s);
 /* 1 << log_bf_reg_size as QUERY_DEV_CAP reports it; 0: no BlueFlame */
 unsigned int cx3_bf_reg_size(CX3State *s);

@@ -61,27 +61,27 @@ enum {
 #define SYN_LOCAL_PROT		0x04
 #define SYN_WR_FLUSH		0x05
 #define WQE_CTRL_CQ_UPDATE	(3 << 2)
-#define WQE_CTRL_IP_CSUM	(1 << 4)
-#define WQE_CTRL_L4_CSUM	(1 << 5)
-#define WQE_CTRL_INS_CVLAN	(1 << 6)
-#define WQE_CTRL_INS_SVLAN	(1 << 7)
-#define INLINE_SEG		(1u << 31)
+#define WQE_CTRL_IP_CSUM	BIT(4)
+#define WQE_CTRL_L4_CSUM	BIT(5)
+#define WQE_CTRL_INS_CVLAN	BIT(6)
+#define WQE_CTRL_INS_SVLAN	BIT(7)
+#define INLINE_SEG		BIT(31)
 #define TXBB			64
 #define EN_MEMTYPE_PAD		0x100	/* mlx4_en: unused RX data segs */
-#define CQE_CVLAN_PRESENT	(1u << 29)
-#define ST_IPV4			(1 << 6)
-#define ST_IPV4F		(1 << 7)
-#define ST_IPV6			(1 << 8)
-#define ST_TCP			(1 << 10)
-#define ST_UDP			(1 << 11)
-#define ST_IPOK			(1 << 12)
-#define RSS_UDP_IPV6		(1 << 0)
-#define RSS_UDP_IPV4		(1 << 1)
-#define RSS_TCP_IPV6		(1 << 2)
-#define RSS_IPV6		(1 << 3)
-#define RSS_TCP_IPV4		(1 << 4)
-#define RSS_IPV4		(1 << 5)
-#define RSS_QPC_FLAG		(1 << 13)
+#define CQE_CVLAN_PRESENT	BIT(29)
+#define ST_IPV4			BIT(6)
+#define ST_IPV4F		BIT(7)
+#define ST_IPV6			BIT(8)
+#define ST_TCP			BIT(10)
+#define ST_UDP			BIT(11)
+#define ST_IPOK			BIT(12)
+#define RSS_UDP_IPV6		BIT(0)
+#define RSS_UDP_IPV4		BIT(1)
+#define RSS_TCP_IPV6		BIT(2)
+#define RSS_IPV6		BIT(3)
+#define RSS_TCP_IPV4		BIT(4)
+#define RSS_IPV4		BIT(5)
+#define RSS_QPC_FLAG		BIT(13)
 
 #define MAX_FRAME		(64 * 1024 + 512)
 #define MAX_RULES		1024
@@ -173,18 +173,18 @@ typedef struct CX3Dp {
  * Defaults for the core services the datapath asks of connectx3_cmd.c
  * (see the end of connectx3.h); the core's definitions replace them.
  */
-__attribute__((weak)) hwaddr cx3_bf_base(CX3State *s)
+hwaddr cx3_bf_base(CX3State *s)
 {
 	/* BAR2 layout of connectx3.h: BlueFlame pages after CX3_UAR_SIZE */
 	return CX3_UAR_SIZE;
 }
 
-__attribute__((weak)) unsigned int cx3_bf_reg_size(CX3State *s)
+unsigned int cx3_bf_reg_size(CX3State *s)
 {
 	return 512;	/* QUERY_DEV_CAP log_bf_reg_size 9 */
 }
 
-__attribute__((weak)) unsigned int cx3_cqe_size(CX3State *s)
+unsigned int cx3_cqe_size(CX3State *s)
 {
 	return 32;
 }
@@ -492,7 +492,7 @@ static int qp_parse(CX3State *s, CX3Qp *qp, const uint8_t *ctx)
 	qp->cqn_send = ldl_be_p(ctx + 124) & 0xffffff;
 	qp->cqn_recv = ldl_be_p(ctx + 156) & 0xffffff;
 	qp->db_rec = ldq_be_p(ctx + 160);
-	qp->strip_vlan = !(ldl_be_p(ctx + 192) & (1u << 30));
+	qp->strip_vlan = !(ldl_be_p(ctx + 192) & BIT(30));
 	qp->log_page = ctx[200] + 12;
 	qp->mtt = ((uint64_t)ctx[203] << 32) | ldl_be_p(ctx + 204);
 	qp->rq_log_size = rqs >> 3;
@@ -1234,10 +1234,12 @@ err:
 	cqe[31] = CQE_OP_ERROR;
 	qp->rq_head++;
 	s->ctr.rx_dropped++;
+	cx3_port_drop(s, port, false);
 	cq_post(s, qp->cqn_recv, cqe, false);
 	return;
 drop:
 	s->ctr.rx_dropped++;
+	cx3_port_drop(s, port, false);
 }
 
 /* ---- the cable and transmit ---- */
@@ -1250,17 +1252,21 @@ static void wire(CX3State *s, unsigned int port, const uint8_t *f,
 
 	s->ctr.tx_frames++;
 	s->ctr.tx_bytes += len;
+	cx3_port_count(s, port, true, f, len);
 	if (!s->port[port - 1].open || !s->port[peer - 1].open) {
 		dbg_drop(s, "port closed", port, peer);
 		s->ctr.rx_dropped++;
+		cx3_port_drop(s, peer, false);
 		return;
 	}
 	/* SET_PORT's max frame size counts the FCS (mlx4_en en_netdev.c) */
 	if (len < 14 || (mtu && len + 4 > mtu)) {
 		dbg_drop(s, "length", len, mtu);
 		s->ctr.rx_dropped++;
+		cx3_port_drop(s, peer, false);
 		return;
 	}
+	cx3_port_count(s, peer, false, f, len);
 	rx_frame(s, peer, f, len);
 }
 
@@ -1684,7 +1690,7 @@ void cx3_dp_init(CX3State *s)
 	CX3Dp *dp = g_new0(CX3Dp, 1);
 	int i;
 
-	dp_debug = getenv("CX3_DP_DEBUG") != NULL;
+	dp_debug = !!getenv("CX3_DP_DEBUG");
 	dp->cqs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
 					cq_free);
 	dp->qps = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
