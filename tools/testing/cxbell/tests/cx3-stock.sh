@@ -36,12 +36,14 @@
 #                     send doorbells + bf_writes == COUNT / B exactly,
 #                     xmit_more == COUNT - COUNT / B, model tx_frames ==
 #                     COUNT == rx_frames + rx_dropped, peer rx_packets ==
-#                     model rx_frames (the model has no 802.3x pause yet:
-#                     a receiver out of buffers drops, where two real
-#                     ports with mlx4_en's default global pause would
-#                     pause the sender); with the
+#                     model rx_frames (802.3x pause off on both ports, so
+#                     a receiver out of buffers drops rather than stopping
+#                     the sender's queue); with the
 #                     blueflame priv flag on, bf_writes == COUNT / B, off
 #                     sq_doorbells == COUNT / B
+#   pause_no_drop     pause on (mlx4_en's default), pktgen at burst 32:
+#                     model tx_frames == rx_frames == peer rx_packets ==
+#                     sent, rx_dropped 0: the receiver pauses the sender
 #   ping              ports in netns a (10.0.0.1) and b (10.0.0.2): 10/10
 #   tcp_64mib         64 MiB over TCP from a to b, sha256 checked
 #   datapath_clean    0 violations, tx_frames == rx_frames + rx_dropped
@@ -69,7 +71,7 @@ COUNT=${1:-9600}
 BURSTS="1 8 32"
 TCP_MB=64
 
-ktap_plan 13
+ktap_plan 14
 no_ipv6
 
 loaded() { [ -d "/sys/module/$1" ]; }
@@ -316,6 +318,9 @@ pktgen_burst()
 	SQ_DB=sq_doorbells
 	cx3stat sq_doorbells >/dev/null 2>&1 || SQ_DB=derived
 	_bf=$(cxb_priv_flag "$p1" blueflame)
+	# Pause off: a receiver out of buffers drops instead of stopping the
+	# sender's queue, so the doorbell count stays exact.
+	pause_set off || return 1
 	pg_snap b
 	[ -n "$tx_frames0" ] || {
 		tx_frames0=$b_tx_frames rx_frames0=$b_rx_frames rx_dropped0=$b_rx_dropped
@@ -358,7 +363,7 @@ pktgen_burst()
 	eq "$(cx3_d tx_frames)" "$COUNT" "model tx_frames" || _rc=1
 	eq $(($(cx3_d rx_frames) + $(cx3_d rx_dropped))) "$(cx3_d tx_frames)" \
 		"model rx_frames + rx_dropped vs tx_frames" || _rc=1
-	ktap_diag "burst $_b: the peer dropped $(cx3_d rx_dropped) (no pause in the model)"
+	ktap_diag "burst $_b: the peer dropped $(cx3_d rx_dropped) (pause off)"
 	if [ "$_bf" = on ] && [ "$_bfw" = 0 ]; then
 		ktap_diag "blueflame on but no BlueFlame write: mlx4_en's rings have" \
 			"bf_enabled false (mlx4_bf_alloc() failed: no BlueFlame" \
@@ -444,6 +449,41 @@ unload_clean()
 	return $_rc
 }
 
+# pause_set on|off: 802.3x pause on both ports, both directions
+pause_set()
+{
+	for _p in "$p1" "$p2"; do
+		ethtool -A "$_p" rx "$1" tx "$1" 2>/dev/null ||
+			[ "$(ethtool -a "$_p" | awk '/^RX:/ {print $2}')" = "$1" ] ||
+			{ ktap_diag "ethtool -A $_p rx $1 tx $1 failed"; return 1; }
+	done
+}
+
+# pause_no_drop: mlx4_en's default global pause on both ports; pktgen at
+# burst 32: whatever the receiver's pace, the sender is paused, never a
+# frame dropped (the doorbell count is not asserted: a paused queue stops)
+pause_no_drop()
+{
+	[ "$up" = 1 ] || { ktap_diag "ports not up"; return 1; }
+	pause_set on || return 1
+	pg_snap b
+	_res=$(pktgen_run "$p1" "$COUNT" 32 "$m2" 60) || return 1
+	sent=${_res#* }
+	wait_until 10 rx2 "$sent"
+	sleep 0.3
+	pg_snap a
+	_rc=0
+	ktap_diag "pause on: sent $sent, the peer paused the sender" \
+		"$(cx3_d tx_paused) times, model rx_frames $(cx3_d rx_frames)" \
+		"rx_dropped $(cx3_d rx_dropped), queue_stopped $(cx3_d e1_queue_stopped)"
+	eq "$(cx3_d tx_frames)" "$sent" "model tx_frames" || _rc=1
+	eq "$(cx3_d rx_frames)" "$sent" "model rx_frames" || _rc=1
+	eq "$(cx3_d rx_dropped)" 0 "model rx_dropped" || _rc=1
+	eq "$(cx3_d e2_rx_packets)" "$sent" "rx_packets of $p2" || _rc=1
+	eq "$(cx3_d violations)" 0 "model violations" || _rc=1
+	return $_rc
+}
+
 p1= p2= m2= up=0
 ktap_ok probe_clean probe_clean
 ktap_ok netdevs netdevs_ok
@@ -454,6 +494,7 @@ ktap_ok ports_up ports_up
 for B in $BURSTS; do
 	ktap_ok "pktgen_burst_$B" pktgen_burst "$B"
 done
+ktap_ok pause_no_drop pause_no_drop
 ktap_ok ping ping_ok
 ktap_ok tcp_64mib tcp_ok
 ktap_ok datapath_clean datapath_clean

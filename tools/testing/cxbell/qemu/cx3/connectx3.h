@@ -56,7 +56,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(CX3State, CONNECTX3)
 	X(commands) X(cmd_errors) X(violations)				\
 	X(doorbells) X(bf_writes) X(wqes) X(cqes) X(eqes) X(interrupts)	\
 	X(cq_arms) X(tx_frames) X(tx_bytes) X(rx_frames) X(rx_bytes)	\
-	X(rx_dropped) X(pcie_in_bytes) X(pcie_out_bytes)
+	X(rx_dropped) X(tx_paused) X(pcie_in_bytes) X(pcie_out_bytes)
 
 typedef struct CX3Counters {
 #define CX3_CTR_FIELD(n) uint64_t n;
@@ -134,6 +134,8 @@ typedef struct CX3PortStats {
 typedef struct CX3Port {
 	bool open;		/* INIT_PORT done, no CLOSE_PORT since */
 	uint32_t mtu;		/* SET_PORT general: max frame size */
+	bool pause_tx;		/* SET_PORT general pptx: sends 802.3x pause */
+	bool pause_rx;		/* SET_PORT general pprx: obeys 802.3x pause */
 	uint64_t mac[CX3_MAC_TABLE];	/* SET_PORT MAC table, valid bit 63 */
 	uint32_t vlan[CX3_VLAN_TABLE];	/* SET_PORT VLAN table, valid bit 31 */
 	uint8_t base_qpn_set;	/* SET_PORT RQP_CALC seen */

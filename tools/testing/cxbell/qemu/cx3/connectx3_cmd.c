@@ -786,6 +786,11 @@ static int cmd_set_port(CX3State *s, CX3Cmd *c)
 				   "%u", mtu);
 		if (b[3] & 1)
 			p->mtu = mtu;
+		/* mlx4 port.c: MLX4_FLAG_V_PPRX/PPTX, enable in bit 7 */
+		if (b[3] & 2)
+			p->pause_rx = b[12] & 0x80;
+		if (b[3] & 4)
+			p->pause_tx = b[8] & 0x80;
 		return CX3_STAT_OK;
 	}
 	case 0x1:	/* RQP_CALC */

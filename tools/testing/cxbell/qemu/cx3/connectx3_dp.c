@@ -122,6 +122,8 @@ typedef struct CX3Qp {
 	uint64_t rq_off, sq_off;
 	uint32_t sq_head;	/* TXBBs consumed */
 	uint32_t rq_head;	/* RQ WQEs consumed */
+	bool paused;		/* SQ waits for the pause timer */
+	bool held;		/* SQ held since its last WQE went out */
 	bool strip_vlan;
 	/* RSS indirection QP (mlx4_rss_context) */
 	uint32_t rss_base, rss_default, rss_udp_base;
@@ -167,6 +169,7 @@ typedef struct CX3Dp {
 	uint8_t frame[MAX_FRAME];
 	uint8_t seg[MAX_FRAME];
 	uint8_t rxbuf[MAX_FRAME + 4];
+	QEMUTimer *pause_timer;	/* retries send queues held by pause */
 } CX3Dp;
 
 /*
@@ -1079,8 +1082,13 @@ static void dbg_drop(CX3State *s, const char *why, uint64_t a, uint64_t b)
 			"\n", why, a, b);
 }
 
-static void rx_frame(CX3State *s, unsigned int port, const uint8_t *in,
-		     unsigned int len)
+/*
+ * Deliver a frame that arrived on PORT. False, with nothing done, when
+ * the receive queue it steers to has no WQE and MAY_WAIT: the port then
+ * sends 802.3x pause and the sender holds the frame.
+ */
+static bool rx_frame(CX3State *s, unsigned int port, const uint8_t *in,
+		     unsigned int len, bool may_wait)
 {
 	CX3Dp *dp = s->dp;
 	uint8_t *f = dp->rxbuf;
@@ -1140,6 +1148,8 @@ static void rx_frame(CX3State *s, unsigned int port, const uint8_t *in,
 		prod = ldl_be_p(rec) & 0xffff;
 	}
 	if (((prod - qp->rq_head) & 0xffff) == 0) {
+		if (may_wait)
+			return false;
 		dbg_drop(s, "RQ empty", qp->qpn, prod);
 		goto drop;
 	}
@@ -1225,7 +1235,7 @@ static void rx_frame(CX3State *s, unsigned int port, const uint8_t *in,
 	s->ctr.rx_frames++;
 	s->ctr.rx_bytes += len;
 	cq_post(s, qp->cqn_recv, cqe, false);
-	return;
+	return true;
 err:
 	memset(cqe, 0, sizeof(cqe));
 	stl_be_p(cqe + 0, qp->qpn);
@@ -1236,38 +1246,58 @@ err:
 	s->ctr.rx_dropped++;
 	cx3_port_drop(s, port, false);
 	cq_post(s, qp->cqn_recv, cqe, false);
-	return;
+	return true;
 drop:
 	s->ctr.rx_dropped++;
 	cx3_port_drop(s, port, false);
+	return true;
 }
 
 /* ---- the cable and transmit ---- */
 
-static void wire(CX3State *s, unsigned int port, const uint8_t *f,
-		 unsigned int len)
+static void tx_count(CX3State *s, unsigned int port, const uint8_t *f,
+		     unsigned int len)
+{
+	s->ctr.tx_frames++;
+	s->ctr.tx_bytes += len;
+	cx3_port_count(s, port, true, f, len);
+}
+
+/*
+ * Send a frame on PORT's cable. False, with nothing sent, when the peer
+ * has no receive buffer for it and flow control holds it: the peer
+ * sends 802.3x pause (SET_PORT pptx) and this port obeys it (pprx), as
+ * mlx4_en sets both by default. MAY_WAIT is false where the frame
+ * cannot be held (an LSO segment after the first).
+ */
+static bool wire(CX3State *s, unsigned int port, const uint8_t *f,
+		 unsigned int len, bool may_wait)
 {
 	unsigned int peer = port == 1 ? 2 : 1;
 	uint32_t mtu = s->port[peer - 1].mtu;
 
-	s->ctr.tx_frames++;
-	s->ctr.tx_bytes += len;
-	cx3_port_count(s, port, true, f, len);
 	if (!s->port[port - 1].open || !s->port[peer - 1].open) {
+		tx_count(s, port, f, len);
 		dbg_drop(s, "port closed", port, peer);
 		s->ctr.rx_dropped++;
 		cx3_port_drop(s, peer, false);
-		return;
+		return true;
 	}
 	/* SET_PORT's max frame size counts the FCS (mlx4_en en_netdev.c) */
 	if (len < 14 || (mtu && len + 4 > mtu)) {
+		tx_count(s, port, f, len);
 		dbg_drop(s, "length", len, mtu);
 		s->ctr.rx_dropped++;
 		cx3_port_drop(s, peer, false);
-		return;
+		return true;
 	}
+	may_wait = may_wait && s->port[peer - 1].pause_tx &&
+		   s->port[port - 1].pause_rx;
+	if (!rx_frame(s, peer, f, len, may_wait))
+		return false;
+	tx_count(s, port, f, len);
 	cx3_port_count(s, peer, false, f, len);
-	rx_frame(s, peer, f, len);
+	return true;
 }
 
 /* checksum offload as the hardware does it, on one frame */
@@ -1340,7 +1370,7 @@ static bool tx_lso(CX3State *s, unsigned int port, uint8_t *f,
 		if (off != hdr)
 			seg[p.l4 + 13] &= ~0x80;
 		tx_csum(seg, hdr + n, true, true);
-		wire(s, port, seg, hdr + n);
+		wire(s, port, seg, hdr + n, false);
 		if (!n)
 			break;
 	}
@@ -1364,7 +1394,54 @@ static void sq_error(CX3State *s, CX3Qp *qp, uint16_t idx, uint8_t syn)
  * lap parity, mlx4_en en_tx.c). BF, when set, is the BlueFlame copy of
  * the WQE at the current head: its qpn_vlan word is the bf_qpn.
  */
-static void sq_run(CX3State *s, CX3Qp *qp, const uint8_t *bf, unsigned int bflen)
+/*
+ * The peer paused this send queue: the WQE at its head stays unconsumed
+ * and the queue is run again from the ring (a BlueFlame copy is not kept:
+ * mlx4_en writes every WQE to the ring too) when the pause timer fires.
+ */
+#define PAUSE_RETRY_NS	2000
+
+static void sq_hold(CX3State *s, CX3Qp *qp)
+{
+	CX3Dp *dp = s->dp;
+
+	if (!qp->held)
+		s->ctr.tx_paused++;
+	qp->held = true;
+	qp->paused = true;
+	if (!timer_pending(dp->pause_timer))
+		timer_mod(dp->pause_timer,
+			  qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + PAUSE_RETRY_NS);
+}
+
+static void sq_run(CX3State *s, CX3Qp *qp, const uint8_t *bf,
+		   unsigned int bflen);
+
+static void pause_timer(void *opaque)
+{
+	CX3State *s = opaque;
+	GHashTableIter it;
+	gpointer v;
+	GPtrArray *held = g_ptr_array_new();
+	unsigned int i;
+
+	/* (sq_run may pause a queue again: collect first, then run) */
+	g_hash_table_iter_init(&it, s->dp->qps);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		CX3Qp *qp = v;
+
+		if (qp->paused) {
+			qp->paused = false;
+			g_ptr_array_add(held, qp);
+		}
+	}
+	for (i = 0; i < held->len; i++)
+		sq_run(s, g_ptr_array_index(held, i), NULL, 0);
+	g_ptr_array_free(held, true);
+}
+
+static void sq_run(CX3State *s, CX3Qp *qp, const uint8_t *bf,
+		   unsigned int bflen)
 {
 	CX3Dp *dp = s->dp;
 	uint32_t size = 1u << qp->sq_log_size;
@@ -1444,7 +1521,6 @@ static void sq_run(CX3State *s, CX3Qp *qp, const uint8_t *bf, unsigned int bflen
 				return;
 			}
 		}
-		s->ctr.wqes++;
 		op = oo & 0x1f;
 		srcrb = ldl_be_p(w + 8);
 		off = 16;
@@ -1530,7 +1606,10 @@ static void sq_run(CX3State *s, CX3Qp *qp, const uint8_t *bf, unsigned int bflen
 			} else {
 				tx_csum(dp->frame, len, srcrb & WQE_CTRL_IP_CSUM,
 					srcrb & WQE_CTRL_L4_CSUM);
-				wire(s, qp->port, dp->frame, len);
+				if (!wire(s, qp->port, dp->frame, len, true)) {
+					sq_hold(s, qp);
+					return;
+				}
 			}
 		}
 		if ((srcrb & WQE_CTRL_CQ_UPDATE) == WQE_CTRL_CQ_UPDATE) {
@@ -1545,6 +1624,8 @@ static void sq_run(CX3State *s, CX3Qp *qp, const uint8_t *bf, unsigned int bflen
 		} else {
 			qp->sq_head += nbb;
 		}
+		qp->held = false;
+		s->ctr.wqes++;
 		if (from_bf)
 			bf = NULL;
 	}
@@ -1699,6 +1780,7 @@ void cx3_dp_init(CX3State *s)
 					g_free);
 	for (i = 0; i < BF_SLOTS; i++)
 		dp->bf[i].base = ~(hwaddr)0;
+	dp->pause_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, pause_timer, s);
 	s->dp = dp;
 }
 
@@ -1713,6 +1795,7 @@ void cx3_dp_reset(CX3State *s)
 #undef CX3_DP_PRINT
 	}
 
+	timer_del(dp->pause_timer);
 	g_hash_table_remove_all(dp->cqs);
 	g_hash_table_remove_all(dp->qps);
 	g_hash_table_remove_all(dp->mcg);
