@@ -578,20 +578,28 @@ _cxb_pair_del()
 	cxb_unload
 }
 
-# Move $p0/$p1 into namespaces a/b as 10.0.0.1/24 and 10.0.0.2/24 (IPv6
-# off: no DAD/MLD/RS frames racing counter snapshots), up, with carrier.
+# cxb_netns_pair [IF_A IF_B [SECS]]: move IF_A/IF_B (default $p0/$p1)
+# into namespaces a/b as 10.0.0.1/24 and 10.0.0.2/24 (IPv6 off: no
+# DAD/MLD/RS frames racing counter snapshots), up, with carrier within
+# SECS (default 5); pktgen, if loaded, is unloaded first.
 cxb_netns_pair()
 {
-	rmmod pktgen || return 1
+	_na=${1:-$p0} _nb=${2:-$p1}
+	[ ! -d /proc/net/pktgen ] || rmmod pktgen || return 1
 	mkdir -p /run/netns
 	ip netns add a && ip netns add b || return 1
 	no_ipv6_netns a b
-	ip link set "$p0" netns a && ip link set "$p1" netns b || return 1
+	ip link set "$_na" netns a && ip link set "$_nb" netns b || return 1
 	ip -n a link set lo up && ip -n b link set lo up &&
-	ip -n a addr add 10.0.0.1/24 dev "$p0" && ip -n b addr add 10.0.0.2/24 dev "$p1" &&
-	ip -n a link set "$p0" up && ip -n b link set "$p1" up || return 1
-	wait_until 5 _cxb_ns_carrier a "$p0" && wait_until 5 _cxb_ns_carrier b "$p1" || {
-		ktap_diag "no carrier in the namespaces"; return 1; }
+	ip -n a addr add 10.0.0.1/24 dev "$_na" && ip -n b addr add 10.0.0.2/24 dev "$_nb" &&
+	ip -n a link set "$_na" up && ip -n b link set "$_nb" up || return 1
+	wait_until "${3:-5}" _cxb_ns_carrier a "$_na" &&
+	wait_until "${3:-5}" _cxb_ns_carrier b "$_nb" || {
+		ktap_diag "no carrier in the namespaces:" \
+			"$(ip -n a -br link show dev "$_na")," \
+			"$(ip -n b -br link show dev "$_nb")"
+		return 1
+	}
 }
 
 _cxb_ns_carrier() { [ "$(ip netns exec "$1" cat "/sys/class/net/$2/carrier" 2>/dev/null)" = 1 ]; }

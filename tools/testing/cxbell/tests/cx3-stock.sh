@@ -376,18 +376,7 @@ pktgen_burst()
 to_netns()
 {
 	[ "$up" = 1 ] || { ktap_diag "ports not up"; return 1; }
-	[ -d /proc/net/pktgen ] && rmmod pktgen
-	mkdir -p /run/netns
-	ip netns add a && ip netns add b || return 1
-	no_ipv6_netns a b
-	ip link set "$p1" netns a && ip link set "$p2" netns b || return 1
-	ip -n a link set lo up && ip -n b link set lo up &&
-	ip -n a addr add 10.0.0.1/24 dev "$p1" && ip -n b addr add 10.0.0.2/24 dev "$p2" &&
-	ip -n a link set "$p1" up && ip -n b link set "$p2" up || return 1
-	wait_until 10 _cxb_ns_carrier a "$p1" && wait_until 10 _cxb_ns_carrier b "$p2" || {
-		ktap_diag "no carrier in the namespaces:" \
-			"$(ip -n a -br link show dev "$p1")," \
-			"$(ip -n b -br link show dev "$p2")"
+	cxb_netns_pair "$p1" "$p2" 10 || {
 		mlx4_log
 		printf '%s\n' "$log_lines" | tail -n 10 | sed 's/^/# mlx4: /'
 		return 1
