@@ -39,37 +39,42 @@ void cx3_violation(CX3State *s, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* a DMA read (WRITE false) or write of guest memory, LEN counted */
+static bool cx3_dma(CX3State *s, dma_addr_t addr, void *buf, dma_addr_t len,
+		    bool write)
+{
+	const char *what = write ? "write" : "read";
+	DMADirection dir = write ? DMA_DIRECTION_FROM_DEVICE :
+				   DMA_DIRECTION_TO_DEVICE;
+
+	if (!addr || addr + len < addr) {
+		cx3_violation(s, "DMA %s of %" PRIu64 " bytes at 0x%" PRIx64,
+			      what, (uint64_t)len, (uint64_t)addr);
+		return false;
+	}
+	if (pci_dma_rw(PCI_DEVICE(s), addr, buf, len, dir,
+		       MEMTXATTRS_UNSPECIFIED) != MEMTX_OK) {
+		cx3_violation(s, "DMA %s of %" PRIu64 " bytes at 0x%" PRIx64
+			      " failed", what, (uint64_t)len, (uint64_t)addr);
+		return false;
+	}
+	if (write)
+		s->ctr.pcie_out_bytes += len;
+	else
+		s->ctr.pcie_in_bytes += len;
+	return true;
+}
+
 bool cx3_dma_read(CX3State *s, dma_addr_t addr, void *buf, dma_addr_t len)
 {
-	if (!addr || addr + len < addr) {
-		cx3_violation(s, "DMA read of %" PRIu64 " bytes at 0x%" PRIx64,
-			      (uint64_t)len, (uint64_t)addr);
-		return false;
-	}
-	if (pci_dma_read(PCI_DEVICE(s), addr, buf, len) != MEMTX_OK) {
-		cx3_violation(s, "DMA read of %" PRIu64 " bytes at 0x%" PRIx64
-			      " failed", (uint64_t)len, (uint64_t)addr);
-		return false;
-	}
-	s->ctr.pcie_in_bytes += len;
-	return true;
+	return cx3_dma(s, addr, buf, len, false);
 }
 
 bool cx3_dma_write(CX3State *s, dma_addr_t addr, const void *buf,
 		   dma_addr_t len)
 {
-	if (!addr || addr + len < addr) {
-		cx3_violation(s, "DMA write of %" PRIu64 " bytes at 0x%" PRIx64,
-			      (uint64_t)len, (uint64_t)addr);
-		return false;
-	}
-	if (pci_dma_write(PCI_DEVICE(s), addr, buf, len) != MEMTX_OK) {
-		cx3_violation(s, "DMA write of %" PRIu64 " bytes at 0x%" PRIx64
-			      " failed", (uint64_t)len, (uint64_t)addr);
-		return false;
-	}
-	s->ctr.pcie_out_bytes += len;
-	return true;
+	/* pci_dma_rw does not write BUF in this direction */
+	return cx3_dma(s, addr, (void *)buf, len, true);
 }
 
 void cx3_interrupt(CX3State *s, unsigned int vector)
