@@ -54,7 +54,8 @@ OBJECT_DECLARE_SIMPLE_TYPE(CX3State, CONNECTX3)
  */
 #define CX3_COUNTERS(X)							\
 	X(commands) X(cmd_errors) X(violations)				\
-	X(doorbells) X(bf_writes) X(wqes) X(cqes) X(eqes) X(interrupts)	\
+	X(doorbells) X(sq_doorbells) X(cq_doorbells) X(eq_doorbells)	\
+	X(bf_writes) X(wqes) X(cqes) X(eqes) X(interrupts)		\
 	X(cq_arms) X(tx_frames) X(tx_bytes) X(rx_frames) X(rx_bytes)	\
 	X(rx_dropped) X(tx_paused) X(pcie_in_bytes) X(pcie_out_bytes)
 

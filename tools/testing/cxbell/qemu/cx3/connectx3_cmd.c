@@ -335,6 +335,7 @@ void cx3_eq_doorbell(CX3State *s, uint32_t eqn, uint32_t val)
 	uint32_t ci = val & 0xffffff;
 
 	s->ctr.doorbells++;
+	s->ctr.eq_doorbells++;
 	if (eqn >= CX3_MAX_EQS || !s->core->eq[eqn].valid) {
 		cx3_violation(s, "doorbell 0x%x of EQ %u, not in hardware",
 			      val, eqn);

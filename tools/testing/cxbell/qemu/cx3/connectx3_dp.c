@@ -352,6 +352,7 @@ static void cq_doorbell(CX3State *s, uint32_t w0, uint32_t w1)
 	uint32_t ci = w1 & 0xffffff;
 
 	s->ctr.doorbells++;
+	s->ctr.cq_doorbells++;
 	if (!cq) {
 		cx3_violation(s, "CQ doorbell for CQ 0x%x not in hardware", cqn);
 		return;
@@ -1713,6 +1714,7 @@ void cx3_dp_uar_write(CX3State *s, hwaddr addr, uint64_t val,
 	if (off == 0x14 && size == 4) {
 		/* MLX4_SEND_DOORBELL: be32 qpn << 8 */
 		s->ctr.doorbells++;
+		s->ctr.sq_doorbells++;
 		send_doorbell(s, bswap32(val) >> 8, NULL, 0);
 		return;
 	}
