@@ -33,7 +33,8 @@
 #                     from port 1 to port 2 (one TX queue, in the initial
 #                     netns); with deltas of the model's counters and
 #                     mlx4_en's: SENT == COUNT, queue_stopped == 0,
-#                     send doorbells + bf_writes == COUNT / B exactly,
+#                     sq_doorbells + bf_writes == COUNT / B exactly,
+#                     doorbells - cq_arms - interrupts == sq_doorbells,
 #                     xmit_more == COUNT - COUNT / B, model tx_frames ==
 #                     COUNT == rx_frames + rx_dropped, peer rx_packets ==
 #                     model rx_frames (802.3x pause off on both ports, so
@@ -60,9 +61,10 @@
 # with xmit_more rings nothing and counts xmit_more. pktgen sends a burst
 # of B with xmit_more on all but the last (net/core/pktgen.c: --burst >
 # 0), so COUNT / B rings, unless a full ring (queue_stopped) cuts a burst.
-# Send doorbell writes (UAR + 0x14) are the model's "sq_doorbells" (if it
-# has no such counter: its "doorbells" minus CQ and EQ doorbells),
+# Send doorbell writes (UAR + 0x14) are the model's "sq_doorbells",
 # BlueFlame copies its "bf_writes"; CQ and EQ doorbells are not rings.
+# The older derivation of send doorbells, doorbells - cq_arms -
+# interrupts, is checked to agree with sq_doorbells.
 #
 #   cx3-stock.sh [COUNT]  COUNT (default 9600) a multiple of 32
 . /cxbell/lib.sh
@@ -310,13 +312,10 @@ pktgen_burst()
 	_b=$1
 	[ "$up" = 1 ] || { ktap_diag "ports not up"; return 1; }
 	[ -d /proc/net/pktgen ] || modprobe pktgen || return 1
-	# Send doorbells alone: the model's "doorbells" may count CQ and EQ
-	# doorbell writes too, which NAPI's timing decides. Without an
-	# sq_doorbells counter they are derived: doorbells - cq_arms - EQ
-	# doorbells (eq_doorbells, or one per interrupt: mlx4_eq_int() sets
-	# the consumer index and re-arms once per interrupt).
-	SQ_DB=sq_doorbells
-	cx3stat sq_doorbells >/dev/null 2>&1 || SQ_DB=derived
+	# Send doorbells alone: the model's "doorbells" also counts the CQ
+	# and EQ doorbell writes, which NAPI's timing decides.
+	cx3stat sq_doorbells >/dev/null 2>&1 ||
+		{ ktap_diag "the model has no sq_doorbells counter"; return 1; }
 	_bf=$(cxb_priv_flag "$p1" blueflame)
 	# Pause off: a receiver out of buffers drops instead of stopping the
 	# sender's queue, so the doorbell count stays exact.
@@ -331,17 +330,18 @@ pktgen_burst()
 	sleep 0.3
 	pg_snap a
 	_rings=$((COUNT / _b))
-	if [ $SQ_DB = sq_doorbells ]; then
-		_db=$(cx3_d sq_doorbells)
-	elif [ -n "${a_eq_doorbells:-}" ]; then
-		_db=$(($(cx3_d doorbells) - $(cx3_d cq_arms) - $(cx3_d eq_doorbells)))
-	else
-		_db=$(($(cx3_d doorbells) - $(cx3_d cq_arms) - $(cx3_d interrupts)))
-	fi
+	_db=$(cx3_d sq_doorbells)
+	# The derivation the test used before the model had sq_doorbells:
+	# every CQ doorbell of mlx4 is an arm (cq.h mlx4_cq_arm), and
+	# mlx4_eq_int() writes its EQ's consumer index once, with the arm,
+	# per interrupt (eq.c eq_set_ci(eq, 1); eq_set_ci(eq, 0) only past
+	# MLX4_NUM_SPARE_EQE EQEs in one call).
+	_derived=$(($(cx3_d doorbells) - $(cx3_d cq_arms) - $(cx3_d interrupts)))
 	_bfw=$(cx3_d bf_writes)
 	ktap_diag "burst $_b: sent $sent (${_res%% *} pps), blueflame $_bf," \
-		"send doorbells ($SQ_DB) $_db bf_writes $_bfw (want $_rings together)," \
-		"all doorbells $(cx3_d doorbells)," \
+		"sq_doorbells $_db bf_writes $_bfw (want $_rings together)," \
+		"all doorbells $(cx3_d doorbells) (cq $(cx3_d cq_doorbells)" \
+		"eq $(cx3_d eq_doorbells)), derived $_derived," \
 		"xmit_more $(cx3_d e1_xmit_more) queue_stopped $(cx3_d e1_queue_stopped)," \
 		"model tx_frames $(cx3_d tx_frames) rx_frames $(cx3_d rx_frames)" \
 		"rx_dropped $(cx3_d rx_dropped) wqes $(cx3_d wqes) cqes $(cx3_d cqes)" \
@@ -350,12 +350,14 @@ pktgen_burst()
 	_rc=0
 	eq "$sent" "$COUNT" "pktgen sent" || _rc=1
 	eq "$(cx3_d e1_queue_stopped)" 0 "queue_stopped" || _rc=1
-	eq $((_db + _bfw)) "$_rings" "$SQ_DB + bf_writes" || _rc=1
+	eq $((_db + _bfw)) "$_rings" "sq_doorbells + bf_writes" || _rc=1
+	eq "$_derived" "$_db" "doorbells - cq_arms - interrupts vs sq_doorbells" ||
+		_rc=1
 	eq "$(cx3_d e1_xmit_more)" $((COUNT - _rings)) "xmit_more" || _rc=1
 	if [ "$_bf" = on ]; then
 		eq "$_bfw" "$_rings" "bf_writes (blueflame on)" || _rc=1
 	else
-		eq "$_db" "$_rings" "$SQ_DB (blueflame ${_bf:-?})" || _rc=1
+		eq "$_db" "$_rings" "sq_doorbells (blueflame ${_bf:-?})" || _rc=1
 	fi
 	eq "$(cx3_d e1_tx_packets)" "$COUNT" "tx_packets of $p1" || _rc=1
 	eq "$(cx3_d e2_rx_packets)" "$(cx3_d rx_frames)" \
