@@ -366,6 +366,10 @@ pktgen_burst()
 	eq $(($(cx3_d rx_frames) + $(cx3_d rx_dropped))) "$(cx3_d tx_frames)" \
 		"model rx_frames + rx_dropped vs tx_frames" || _rc=1
 	ktap_diag "burst $_b: the peer dropped $(cx3_d rx_dropped) (pause off)"
+	ktap_diag "burst $_b: PCIe (both ports, payload + TLPs) in" \
+		"$(cx3_d pcie_in_bytes) B + $(cx3_d pcie_in_tlps)," \
+		"out $(cx3_d pcie_out_bytes) B + $(cx3_d pcie_out_tlps)," \
+		"TLP overhead $(cx3_d pcie_tlp_overhead_bytes) B"
 	if [ "$_bf" = on ] && [ "$_bfw" = 0 ]; then
 		ktap_diag "blueflame on but no BlueFlame write: mlx4_en's rings have" \
 			"bf_enabled false (mlx4_bf_alloc() failed: no BlueFlame" \

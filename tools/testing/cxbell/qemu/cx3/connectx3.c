@@ -39,6 +39,27 @@ void cx3_violation(CX3State *s, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * PCIe accounting, the model of cxbell_sim (Documentation/sim.rst, "PCIe
+ * model"): an access is PCIe transactions of at most CX3_TLP_PAYLOAD
+ * payload bytes, each costing CX3_TLP_OVERHEAD bytes of header, sequence
+ * number, LCRC and framing. IN is host->device, else device->host.
+ */
+#define CX3_TLP_PAYLOAD		256
+#define CX3_TLP_OVERHEAD	24
+
+static void cx3_pcie(CX3State *s, bool in, uint64_t payload, uint64_t tlps)
+{
+	if (in) {
+		s->ctr.pcie_in_bytes += payload;
+		s->ctr.pcie_in_tlps += tlps;
+	} else {
+		s->ctr.pcie_out_bytes += payload;
+		s->ctr.pcie_out_tlps += tlps;
+	}
+	s->ctr.pcie_tlp_overhead_bytes += tlps * CX3_TLP_OVERHEAD;
+}
+
 /* a DMA read (WRITE false) or write of guest memory, LEN counted */
 static bool cx3_dma(CX3State *s, dma_addr_t addr, void *buf, dma_addr_t len,
 		    bool write)
@@ -46,6 +67,7 @@ static bool cx3_dma(CX3State *s, dma_addr_t addr, void *buf, dma_addr_t len,
 	const char *what = write ? "write" : "read";
 	DMADirection dir = write ? DMA_DIRECTION_FROM_DEVICE :
 				   DMA_DIRECTION_TO_DEVICE;
+	uint64_t tlps = DIV_ROUND_UP(len, CX3_TLP_PAYLOAD);
 
 	if (!addr || addr + len < addr) {
 		cx3_violation(s, "DMA %s of %" PRIu64 " bytes at 0x%" PRIx64,
@@ -58,10 +80,14 @@ static bool cx3_dma(CX3State *s, dma_addr_t addr, void *buf, dma_addr_t len,
 			      " failed", what, (uint64_t)len, (uint64_t)addr);
 		return false;
 	}
-	if (write)
-		s->ctr.pcie_out_bytes += len;
-	else
-		s->ctr.pcie_in_bytes += len;
+	if (write) {
+		/* posted memory writes */
+		cx3_pcie(s, false, len, tlps);
+	} else {
+		/* one read request, then the completions with the data */
+		cx3_pcie(s, false, 0, 1);
+		cx3_pcie(s, true, len, tlps);
+	}
 	return true;
 }
 
@@ -88,8 +114,11 @@ void cx3_interrupt(CX3State *s, unsigned int vector)
 				      vector, CX3_MSIX_VECTORS);
 			return;
 		}
+		/* the message: a posted write of its 4-byte data */
+		cx3_pcie(s, false, 4, 1);
 		msix_notify(pdev, vector);
 	} else if (msi_enabled(pdev)) {
+		cx3_pcie(s, false, 4, 1);
 		msi_notify(pdev, 0);
 	} else {
 		/* INTx: level, until the driver writes clr_int */
@@ -220,6 +249,7 @@ static void cx3_bar0_write(void *opaque, hwaddr addr, uint64_t val,
 	CX3State *s = opaque;
 	uint32_t v = bswap32((uint32_t)val);
 
+	cx3_pcie(s, true, size, 1);	/* a host write: one posted TLP */
 	if (addr >= CX3_HCR_BASE && addr < CX3_HCR_BASE + 28) {
 		cx3_hcr_write(s, (addr - CX3_HCR_BASE) / 4, v);
 		return;
@@ -270,7 +300,17 @@ static void cx3_bar2_write(void *opaque, hwaddr addr, uint64_t val,
 {
 	CX3State *s = opaque;
 	hwaddr off = addr & 0xfff;
+	hwaddr bfb = cx3_bf_base(s);
+	unsigned int half = cx3_bf_reg_size(s) / 2;
 
+	/*
+	 * A host write: one posted TLP. A BlueFlame copy arrives as 8-byte
+	 * stores; like the sim, it is one TLP of the WQE's length, counted
+	 * where a copy starts: at a half register (mlx4_bf_copy() to
+	 * bf.reg + bf.offset, the offset toggling by bf_reg_size / 2).
+	 */
+	cx3_pcie(s, true, size,
+		 !(bfb && half && addr >= bfb) || !((addr - bfb) % half));
 	/* EQ doorbells: UAR page eqn/4, 0x800 + 8 * (eqn % 4) (eq.c) */
 	if (addr < CX3_UAR_SIZE && off >= 0x800 && off < 0x820 &&
 	    !(off & 7)) {

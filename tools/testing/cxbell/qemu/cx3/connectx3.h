@@ -57,7 +57,8 @@ OBJECT_DECLARE_SIMPLE_TYPE(CX3State, CONNECTX3)
 	X(doorbells) X(sq_doorbells) X(cq_doorbells) X(eq_doorbells)	\
 	X(bf_writes) X(wqes) X(cqes) X(eqes) X(interrupts)		\
 	X(cq_arms) X(tx_frames) X(tx_bytes) X(rx_frames) X(rx_bytes)	\
-	X(rx_dropped) X(tx_paused) X(pcie_in_bytes) X(pcie_out_bytes)
+	X(rx_dropped) X(tx_paused) X(pcie_in_bytes) X(pcie_out_bytes)	\
+	X(pcie_in_tlps) X(pcie_out_tlps) X(pcie_tlp_overhead_bytes)
 
 typedef struct CX3Counters {
 #define CX3_CTR_FIELD(n) uint64_t n;
@@ -262,10 +263,10 @@ void cx3_dp_uar_write(CX3State *s, hwaddr addr, uint64_t val,
  * ---- Core services the datapath needs (asked by connectx3_dp.c) ----
  * connectx3_dp.c carries weak defaults (no BlueFlame, 32-byte CQEs)
  * until connectx3_cmd.c defines them. The datapath also assumes that
- * cx3_dma_read/cx3_dma_write add LEN to pcie_in_bytes/pcie_out_bytes,
- * and that BAR2 writes reach cx3_dp_uar_write as the little-endian
- * value of the bytes written (DEVICE_LITTLE_ENDIAN), 8-byte writes
- * kept whole (max_access_size 8).
+ * cx3_dma_read/cx3_dma_write and the BAR handlers of connectx3.c do the
+ * PCIe accounting (the pcie_* counters), and that BAR2 writes reach
+ * cx3_dp_uar_write as the little-endian value of the bytes written
+ * (DEVICE_LITTLE_ENDIAN), 8-byte writes kept whole (max_access_size 8).
  */
 /*
  * BAR2 offset of the first BlueFlame page: caps.num_uars * 4 KiB

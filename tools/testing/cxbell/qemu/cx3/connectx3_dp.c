@@ -1706,7 +1706,6 @@ void cx3_dp_uar_write(CX3State *s, hwaddr addr, uint64_t val,
 	hwaddr bfb = cx3_bf_base(s);
 	unsigned int off = addr & 0xfff;
 
-	s->ctr.pcie_in_bytes += size;
 	if (bfb && cx3_bf_reg_size(s) && addr >= bfb) {
 		bf_write(s, addr, val, size);
 		return;
