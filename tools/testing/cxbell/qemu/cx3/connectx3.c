@@ -103,6 +103,35 @@ bool cx3_dma_write(CX3State *s, dma_addr_t addr, const void *buf,
 	return cx3_dma(s, addr, (void *)buf, len, true);
 }
 
+/* command mailboxes (mlx4_core cmd.c: 4 KiB, from a 4 KiB-aligned pool) */
+static bool cx3_mailbox_ok(CX3State *s, CX3Cmd *c, uint64_t addr,
+			   const char *what)
+{
+	if (addr & (CX3_MAILBOX_SIZE - 1)) {
+		cx3_violation(s, "command 0x%x: %s mailbox 0x%" PRIx64
+			      " not 4 KiB aligned", c->opcode, what, addr);
+		return false;
+	}
+	return true;
+}
+
+bool cx3_inbox(CX3State *s, CX3Cmd *c, void *buf, size_t len)
+{
+	return cx3_mailbox_ok(s, c, c->in_param, "input") &&
+	       cx3_dma_read(s, c->in_param, buf, len);
+}
+
+bool cx3_outbox(CX3State *s, CX3Cmd *c, const void *buf, size_t len)
+{
+	return cx3_mailbox_ok(s, c, c->out_param, "output") &&
+	       cx3_dma_write(s, c->out_param, buf, len);
+}
+
+int cx3_reply(CX3State *s, CX3Cmd *c, const void *buf, size_t len)
+{
+	return cx3_outbox(s, c, buf, len) ? CX3_STAT_OK : CX3_STAT_BAD_PARAM;
+}
+
 void cx3_interrupt(CX3State *s, unsigned int vector)
 {
 	PCIDevice *pdev = PCI_DEVICE(s);

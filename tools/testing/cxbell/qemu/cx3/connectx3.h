@@ -196,6 +196,15 @@ void cx3_violation(CX3State *s, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 bool cx3_dma_read(CX3State *s, dma_addr_t addr, void *buf, dma_addr_t len);
 bool cx3_dma_write(CX3State *s, dma_addr_t addr, const void *buf,
 		   dma_addr_t len);
+/*
+ * a command's input mailbox (at in_param) read into BUF, or BUF written
+ * to its output mailbox (at out_param): false, and a violation, if the
+ * mailbox is not 4 KiB aligned or the DMA fails
+ */
+bool cx3_inbox(CX3State *s, CX3Cmd *c, void *buf, size_t len);
+bool cx3_outbox(CX3State *s, CX3Cmd *c, const void *buf, size_t len);
+/* cx3_outbox as a command's status: CX3_STAT_OK or CX3_STAT_BAD_PARAM */
+int cx3_reply(CX3State *s, CX3Cmd *c, const void *buf, size_t len);
 /* raise MSI-X vector (or INTx when MSI-X is off) */
 void cx3_interrupt(CX3State *s, unsigned int vector);
 /* every part back to power-on (reset register, system reset) */

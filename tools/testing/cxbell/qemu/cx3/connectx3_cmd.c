@@ -124,26 +124,6 @@ static inline void wr64(uint8_t *b, unsigned int o, uint64_t v)
 	stq_be_p(b + o, v);
 }
 
-static bool inbox(CX3State *s, CX3Cmd *c, void *buf, size_t len)
-{
-	if (c->in_param & 0xfff) {
-		cx3_violation(s, "command 0x%x: input mailbox 0x%" PRIx64
-			      " not 4 KiB aligned", c->opcode, c->in_param);
-		return false;
-	}
-	return cx3_dma_read(s, c->in_param, buf, len);
-}
-
-static bool outbox(CX3State *s, CX3Cmd *c, const void *buf, size_t len)
-{
-	if (c->out_param & 0xfff) {
-		cx3_violation(s, "command 0x%x: output mailbox 0x%" PRIx64
-			      " not 4 KiB aligned", c->opcode, c->out_param);
-		return false;
-	}
-	return cx3_dma_write(s, c->out_param, buf, len);
-}
-
 #define BAD(st, ...) ({ cx3_violation(s, __VA_ARGS__); (st); })
 
 /* ---- ICM and MTT ---- */
@@ -197,7 +177,7 @@ static int cmd_map(CX3State *s, CX3Cmd *c, uint32_t *pages)
 	if (n == 0 || n > CX3_MAILBOX_SIZE / 16)
 		return BAD(CX3_STAT_BAD_PARAM, "MAP 0x%x with %u entries",
 			   c->opcode, n);
-	if (!inbox(s, c, buf, n * 16))
+	if (!cx3_inbox(s, c, buf, n * 16))
 		return CX3_STAT_BAD_PARAM;
 	for (i = 0; i < n; i++) {
 		uint64_t va = rd64(buf, i * 16);
@@ -374,7 +354,7 @@ static int cmd_sw2hw_eq(CX3State *s, CX3Cmd *c)
 	if (eq->valid)
 		return BAD(CX3_STAT_BAD_RES_STATE, "SW2HW_EQ of EQ %u twice",
 			   eqn);
-	if (!inbox(s, c, b, sizeof(b)))
+	if (!cx3_inbox(s, c, b, sizeof(b)))
 		return CX3_STAT_BAD_PARAM;
 	flags = rd32(b, 0x00);
 	memset(eq, 0, sizeof(*eq));
@@ -426,7 +406,7 @@ static int cmd_hw2sw_eq(CX3State *s, CX3Cmd *c)
 	if (c->opmod == 0 && c->out_param) {
 		uint8_t b[64] = { 0 };
 
-		outbox(s, c, b, sizeof(b));
+		cx3_outbox(s, c, b, sizeof(b));
 	}
 	return CX3_STAT_OK;
 }
@@ -472,7 +452,7 @@ static int cmd_sw2hw_mpt(CX3State *s, CX3Cmd *c)
 		return BAD(CX3_STAT_BAD_INDEX, "SW2HW_MPT index 0x%x", idx);
 	if (g_hash_table_contains(s->core->mpt, GUINT_TO_POINTER(idx)))
 		return BAD(CX3_STAT_BAD_RES_STATE, "SW2HW_MPT 0x%x twice", idx);
-	if (!inbox(s, c, b, sizeof(b)))
+	if (!cx3_inbox(s, c, b, sizeof(b)))
 		return CX3_STAT_BAD_PARAM;
 	m = g_new0(CX3Mpt, 1);
 	m->flags = rd32(b, 0x00);
@@ -504,7 +484,7 @@ static int cmd_hw2sw_mpt(CX3State *s, CX3Cmd *c)
 	if (c->opmod == 0 && c->out_param) {
 		uint8_t b[64] = { 0 };
 
-		outbox(s, c, b, sizeof(b));
+		cx3_outbox(s, c, b, sizeof(b));
 	}
 	return CX3_STAT_OK;
 }
@@ -566,7 +546,7 @@ static int cmd_query_fw(CX3State *s, CX3Cmd *c)
 	b[0x3c] = 0;			/* catas in BAR0 */
 	wr64(b, 0x20, CX3_CLR_INT);	/* clr_int base */
 	b[0x28] = 0;			/* clr_int in BAR0 */
-	return outbox(s, c, b, sizeof(b)) ? CX3_STAT_OK : CX3_STAT_BAD_PARAM;
+	return cx3_reply(s, c, b, sizeof(b));
 }
 
 static int cmd_query_dev_cap(CX3State *s, CX3Cmd *c)
@@ -642,7 +622,7 @@ static int cmd_query_dev_cap(CX3State *s, CX3Cmd *c)
 	wr32(b, 0x98, 0);	/* reserved lkey */
 	b[0x9e] = 1 << 5;	/* ETS_CFG: SET_PORT scheduler, prio2tc */
 	wr64(b, 0xa0, 1ULL << 36);	/* max ICM */
-	return outbox(s, c, b, sizeof(b)) ? CX3_STAT_OK : CX3_STAT_BAD_PARAM;
+	return cx3_reply(s, c, b, sizeof(b));
 }
 
 static uint64_t port_mac(unsigned int port)	/* 1-based */
@@ -675,7 +655,7 @@ static int cmd_query_port(CX3State *s, CX3Cmd *c)
 	b[0x0b] = 0x81;			/* 8 traffic classes, 1 VL */
 	wr64(b, 0x10, port_mac(port));
 	wr32(b, 0x18, 0x07u << 24 | 0x0002c9);	/* DA cable, Mellanox */
-	return outbox(s, c, b, sizeof(b)) ? CX3_STAT_OK : CX3_STAT_BAD_PARAM;
+	return cx3_reply(s, c, b, sizeof(b));
 }
 
 static int cmd_init_hca(CX3State *s, CX3Cmd *c)
@@ -687,7 +667,7 @@ static int cmd_init_hca(CX3State *s, CX3Cmd *c)
 		return BAD(CX3_STAT_BAD_SYS_STATE, "INIT_HCA in the wrong "
 			   "state (fw %d, icm size %d, hca %d)",
 			   s->core->fw_running, s->core->icm_size_set, h->up);
-	if (!inbox(s, c, b, sizeof(b)))
+	if (!cx3_inbox(s, c, b, sizeof(b)))
 		return CX3_STAT_BAD_PARAM;
 	if (b[0] != 2)
 		return BAD(CX3_STAT_BAD_PARAM, "INIT_HCA version %u", b[0]);
@@ -776,7 +756,7 @@ static int cmd_set_port(CX3State *s, CX3Cmd *c)
 		return BAD(CX3_STAT_BAD_PARAM, "SET_PORT port %u opmod %u "
 			   "(Ethernet ports only)", port, c->opmod);
 	p = &s->port[port - 1];
-	if (!inbox(s, c, b, sizeof(b)))
+	if (!cx3_inbox(s, c, b, sizeof(b)))
 		return CX3_STAT_BAD_PARAM;
 	switch (tbl) {
 	case 0x0: {	/* GENERAL */
@@ -836,7 +816,7 @@ static int cmd_query_adapter(CX3State *s, CX3Cmd *c)
 	/* board id at vsd + 0xd0, each dword byte-swapped (fw.c) */
 	for (i = 0; i < 4; i++)
 		stl_le_p(b + 0x20 + 0xd0 + 4 * i, ldl_be_p(board + 4 * i));
-	return outbox(s, c, b, sizeof(b)) ? CX3_STAT_OK : CX3_STAT_BAD_PARAM;
+	return cx3_reply(s, c, b, sizeof(b));
 }
 
 /* MAD_IFC: an Ethernet port has no IB agent; answer an empty GetResp */
@@ -844,13 +824,13 @@ static int cmd_mad_ifc(CX3State *s, CX3Cmd *c)
 {
 	uint8_t b[256];
 
-	if (!inbox(s, c, b, sizeof(b)))
+	if (!cx3_inbox(s, c, b, sizeof(b)))
 		return CX3_STAT_BAD_PARAM;
 	b[3] |= 0x80;		/* method: response */
 	b[4] = 0;		/* status */
 	b[5] = 0;
 	memset(b + 64, 0, sizeof(b) - 64);
-	return outbox(s, c, b, sizeof(b)) ? CX3_STAT_OK : CX3_STAT_BAD_PARAM;
+	return cx3_reply(s, c, b, sizeof(b));
 }
 
 void cx3_port_count(CX3State *s, unsigned int port, bool tx,
@@ -928,7 +908,7 @@ static int cmd_dump_eth_stats(CX3State *s, CX3Cmd *c)
 	}
 	wr32(b, ETH_STATS_RDROP, st->rx_dropped);
 	wr32(b, ETH_STATS_TDROP, st->tx_dropped);
-	if (!outbox(s, c, b, sizeof(b)))
+	if (!cx3_outbox(s, c, b, sizeof(b)))
 		return CX3_STAT_BAD_PARAM;
 	if (c->in_mod & 0x100)
 		memset(st, 0, sizeof(*st));
@@ -1023,8 +1003,7 @@ int cx3_core_cmd(CX3State *s, CX3Cmd *c)
 		memcpy(b, k->init_hca, sizeof(b));
 		wr32(b, 0x04, 0);
 		wr16(b, 0x0c, 427);	/* MHz */
-		return outbox(s, c, b, sizeof(b)) ? CX3_STAT_OK :
-			CX3_STAT_BAD_PARAM;
+		return cx3_reply(s, c, b, sizeof(b));
 	}
 	case OP_SW2HW_EQ:
 		return cmd_sw2hw_eq(s, c);

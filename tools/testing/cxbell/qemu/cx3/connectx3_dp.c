@@ -394,7 +394,7 @@ static int cmd_sw2hw_cq(CX3State *s, CX3Cmd *c)
 		cx3_violation(s, "SW2HW_CQ 0x%x: already in hardware", cqn);
 		return CX3_STAT_BAD_RES_STATE;
 	}
-	if (!cx3_dma_read(s, c->in_param, ctx, sizeof(ctx)))
+	if (!cx3_inbox(s, c, ctx, sizeof(ctx)))
 		return CX3_STAT_BAD_PARAM;
 	cq = g_new0(CX3Cq, 1);
 	cq->s = s;
@@ -459,7 +459,7 @@ static int cmd_modify_cq(CX3State *s, CX3Cmd *c)
 		cx3_violation(s, "MODIFY_CQ 0x%x: not in hardware", cqn);
 		return CX3_STAT_BAD_RES_STATE;
 	}
-	if (!cx3_dma_read(s, c->in_param, ctx, sizeof(ctx)))
+	if (!cx3_inbox(s, c, ctx, sizeof(ctx)))
 		return CX3_STAT_BAD_PARAM;
 	if (c->opmod == 1) {
 		cq->period = lduw_be_p(ctx + 16);
@@ -594,7 +594,7 @@ static int cmd_qp(CX3State *s, CX3Cmd *c)
 		qp->state = QPS_ERR;
 		return CX3_STAT_OK;
 	}
-	if (!cx3_dma_read(s, c->in_param, mb, sizeof(mb)))
+	if (!cx3_inbox(s, c, mb, sizeof(mb)))
 		return CX3_STAT_BAD_PARAM;
 	if (c->opcode == CMD_RST2INIT_QP) {
 		CX3Qp *n = g_new0(CX3Qp, 1);
@@ -632,7 +632,7 @@ static int cmd_set_vlan_fltr(CX3State *s, CX3Cmd *c)
 		cx3_violation(s, "SET_VLAN_FLTR port %u", port);
 		return CX3_STAT_BAD_PARAM;
 	}
-	if (!cx3_dma_read(s, c->in_param, mb, sizeof(mb)))
+	if (!cx3_inbox(s, c, mb, sizeof(mb)))
 		return CX3_STAT_BAD_PARAM;
 	for (i = 0; i < 128; i++)
 		s->dp->vlan_fltr[port - 1][i] = ldl_be_p(mb + 4 * i);
@@ -663,7 +663,7 @@ static int cmd_flow_attach(CX3State *s, CX3Cmd *c)
 		cx3_violation(s, "FLOW_STEERING_ATTACH: size %u", size);
 		return CX3_STAT_BAD_PARAM;
 	}
-	if (!cx3_dma_read(s, c->in_param, mb, size))
+	if (!cx3_inbox(s, c, mb, size))
 		return CX3_STAT_BAD_PARAM;
 	r.prio = lduw_be_p(mb);
 	r.type = mb[2];
@@ -767,7 +767,7 @@ static int cmd_mgid_hash(CX3State *s, CX3Cmd *c)
 
 	if (!mcg_ok(s, 0, "MGID_HASH"))
 		return CX3_STAT_BAD_SYS_STATE;
-	if (!cx3_dma_read(s, c->in_param, gid, 16))
+	if (!cx3_inbox(s, c, gid, 16))
 		return CX3_STAT_BAD_PARAM;
 	c->out_param = mcg_hash(s, gid);
 	c->out_is_imm = true;
@@ -778,18 +778,17 @@ static int cmd_read_mcg(CX3State *s, CX3Cmd *c)
 {
 	uint8_t *e;
 	uint8_t *z;
-	bool ok;
+	int st;
 
 	if (!mcg_ok(s, c->in_mod, "READ_MCG"))
 		return CX3_STAT_BAD_INDEX;
 	e = g_hash_table_lookup(s->dp->mcg, GUINT_TO_POINTER(c->in_mod));
 	if (e)
-		return cx3_dma_write(s, c->out_param, e, mcg_esz(s)) ?
-			CX3_STAT_OK : CX3_STAT_BAD_PARAM;
+		return cx3_reply(s, c, e, mcg_esz(s));
 	z = g_malloc0(mcg_esz(s));
-	ok = cx3_dma_write(s, c->out_param, z, mcg_esz(s));
+	st = cx3_reply(s, c, z, mcg_esz(s));
 	g_free(z);
-	return ok ? CX3_STAT_OK : CX3_STAT_BAD_PARAM;
+	return st;
 }
 
 static int cmd_write_mcg(CX3State *s, CX3Cmd *c)
@@ -801,7 +800,7 @@ static int cmd_write_mcg(CX3State *s, CX3Cmd *c)
 	if (!mcg_ok(s, c->in_mod, "WRITE_MCG"))
 		return CX3_STAT_BAD_INDEX;
 	e = g_malloc0(esz);
-	if (!cx3_dma_read(s, c->in_param, e, esz)) {
+	if (!cx3_inbox(s, c, e, esz)) {
 		g_free(e);
 		return CX3_STAT_BAD_PARAM;
 	}
