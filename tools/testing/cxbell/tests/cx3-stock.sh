@@ -42,6 +42,13 @@
 #                     the sender's queue); with the
 #                     blueflame priv flag on, bf_writes == COUNT / B, off
 #                     sq_doorbells == COUNT / B
+#   blueflame_set_channels
+#                     ethtool -L tx 1 leaves mlx4_en's new TX rings
+#                     without BlueFlame although the priv flag reads on
+#                     (stock mlx4_en, see the function): bf_writes 0 and
+#                     sq_doorbells == COUNT / 8 at burst 8; after the
+#                     flag off and on, bf_writes == COUNT / 8,
+#                     sq_doorbells 0
 #   pause_no_drop     pause on (mlx4_en's default), pktgen at burst 32:
 #                     model tx_frames == rx_frames == peer rx_packets ==
 #                     sent, rx_dropped 0: the receiver pauses the sender
@@ -73,7 +80,7 @@ COUNT=${1:-9600}
 BURSTS="1 8 32"
 TCP_MB=64
 
-ktap_plan 14
+ktap_plan 15
 no_ipv6
 
 loaded() { [ -d "/sys/module/$1" ]; }
@@ -444,6 +451,66 @@ unload_clean()
 	return $_rc
 }
 
+# blueflame_set_channels: mlx4_en 6.1 rebuilds its rings for ethtool -L
+# into a zeroed mlx4_en_priv (en_ethtool.c mlx4_en_set_channels: tmp =
+# kzalloc(); en_netdev.c mlx4_en_copy_priv() copies no pflags), and
+# mlx4_en_create_tx_ring() takes bf_enabled from that copy's pflags:
+# every new ring has BlueFlame off, although mlx4_bf_alloc() gave it a
+# register (bf_alloced) and the netdev's priv flag still reads "on".
+# Stock behaviour, not the model's: the rings ring plain send doorbells
+# until the flag is set off and on again (mlx4_en_set_priv_flags() sets
+# bf_enabled on every ring). Pinned: after ethtool -L $p1 tx 1 the flag
+# reads on and a burst-8 run has bf_writes 0, sq_doorbells COUNT / 8
+# (and doorbells - cq_arms - interrupts == sq_doorbells);
+# after blueflame off/on, bf_writes COUNT / 8, sq_doorbells 0. Then the
+# channels and the flag are put back.
+bf_run()
+{
+	pg_snap b
+	_res=$(pktgen_run "$p1" "$COUNT" 8 "$m2" 60) || return 1
+	wait_until 10 rx2 "${_res#* }"
+	sleep 0.3
+	pg_snap a
+	ktap_diag "$1: sent ${_res#* }, blueflame $(cxb_priv_flag "$p1" blueflame)," \
+		"bf_writes $(cx3_d bf_writes) sq_doorbells $(cx3_d sq_doorbells)"
+	eq "${_res#* }" "$COUNT" "pktgen sent ($1)" || return 1
+	eq "$(cx3_d e1_queue_stopped)" 0 "queue_stopped ($1)" || return 1
+	# the derivation of pktgen_burst, here with plain doorbells to count
+	eq $(($(cx3_d doorbells) - $(cx3_d cq_arms) - $(cx3_d interrupts))) \
+		"$(cx3_d sq_doorbells)" \
+		"doorbells - cq_arms - interrupts vs sq_doorbells ($1)"
+}
+
+blueflame_set_channels()
+{
+	[ "$up" = 1 ] || { ktap_diag "ports not up"; return 1; }
+	_tx0=$(ethtool -l "$p1" | awk '/^Current/ { c = 1 } c && /^TX:/ { print $2; exit }')
+	_rings=$((COUNT / 8))
+	_rc=0
+	eq "$(cxb_priv_flag "$p1" blueflame)" on "blueflame before" || return 1
+	[ "$_tx0" != 1 ] || { ktap_diag "already 1 TX channel"; return 1; }
+	pause_set off || return 1
+	ethtool -L "$p1" tx 1 || { ktap_diag "ethtool -L $p1 tx 1 failed"; return 1; }
+	wait_until 10 carrier "$p1" || { ktap_diag "no carrier after -L"; return 1; }
+	eq "$(cxb_priv_flag "$p1" blueflame)" on "blueflame after ethtool -L" || _rc=1
+	bf_run "tx 1" || return 1
+	eq "$(cx3_d bf_writes)" 0 "bf_writes after ethtool -L" || _rc=1
+	eq "$(cx3_d sq_doorbells)" "$_rings" "sq_doorbells after ethtool -L" || _rc=1
+	ethtool --set-priv-flags "$p1" blueflame off &&
+		ethtool --set-priv-flags "$p1" blueflame on || return 1
+	bf_run "tx 1, blueflame off/on" || return 1
+	eq "$(cx3_d bf_writes)" "$_rings" "bf_writes after off/on" || _rc=1
+	eq "$(cx3_d sq_doorbells)" 0 "sq_doorbells after off/on" || _rc=1
+	ethtool -L "$p1" tx "$_tx0" &&
+		ethtool --set-priv-flags "$p1" blueflame off &&
+		ethtool --set-priv-flags "$p1" blueflame on || return 1
+	wait_until 10 carrier "$p1" || { ktap_diag "no carrier after -L back"; return 1; }
+	eq "$(cx3_d violations)" 0 "model violations" || _rc=1
+	mlx4_log
+	mlx4_log_clean || _rc=1
+	return $_rc
+}
+
 # pause_set on|off: 802.3x pause on both ports, both directions
 pause_set()
 {
@@ -489,6 +556,7 @@ ktap_ok ports_up ports_up
 for B in $BURSTS; do
 	ktap_ok "pktgen_burst_$B" pktgen_burst "$B"
 done
+ktap_ok blueflame_set_channels blueflame_set_channels
 ktap_ok pause_no_drop pause_no_drop
 ktap_ok ping ping_ok
 ktap_ok tcp_64mib tcp_ok
