@@ -379,8 +379,9 @@ pktgen_burst()
 		"TLP overhead $(cx3_d pcie_tlp_overhead_bytes) B"
 	if [ "$_bf" = on ] && [ "$_bfw" = 0 ]; then
 		ktap_diag "blueflame on but no BlueFlame write: mlx4_en's rings have" \
-			"bf_enabled false (mlx4_bf_alloc() failed: no BlueFlame" \
-			"mapping or UARs)?"
+			"bf_enabled false: rebuilt since the flag was set (ethtool" \
+			"-L/-G, see blueflame_set_channels), or mlx4_bf_alloc()" \
+			"failed (no BlueFlame mapping or UARs)?"
 	fi
 	eq "$(cx3_d violations)" 0 "model violations" || _rc=1
 	return $_rc
@@ -457,6 +458,10 @@ unload_clean()
 # mlx4_en_create_tx_ring() takes bf_enabled from that copy's pflags:
 # every new ring has BlueFlame off, although mlx4_bf_alloc() gave it a
 # register (bf_alloced) and the netdev's priv flag still reads "on".
+# The same holds for every caller of mlx4_en_try_alloc_resources():
+# ethtool -G (mlx4_en_set_ringparam), a TC count change
+# (mlx4_en_alloc_tx_queue_per_tc), XDP attach (mlx4_xdp_set) and
+# mlx4_en_reset_config (hwtstamp, RX VLAN offload): each kzalloc()s tmp.
 # Stock behaviour, not the model's: the rings ring plain send doorbells
 # until the flag is set off and on again (mlx4_en_set_priv_flags() sets
 # bf_enabled on every ring). Pinned: after ethtool -L $p1 tx 1 the flag
