@@ -373,12 +373,32 @@ pgset()
 	fi
 }
 
+# kpktgend_0 has no device (its Running: and Stopped: lists are empty).
+_pktgen_idle()
+{
+	awk '/^(Running|Stopped):/ { if (NF > 1) busy = 1 } END { exit busy }' \
+		/proc/net/pktgen/kpktgend_0
+}
+
+# Take every device off kpktgend_0, and wait until its thread did. pktgen's
+# rem_device_all only sets a flag for the thread and waits 125 ms; a
+# thread that ran later (at nice 19, on a loaded host) would take off a
+# device added meanwhile. So it is sent only when there is a device, and
+# an empty list is proof the flag was handled.
+pktgen_rem_all()
+{
+	_pktgen_idle && return 0
+	pgset /proc/net/pktgen/kpktgend_0 rem_device_all || return 1
+	wait_until 10 _pktgen_idle ||
+		{ ktap_diag "pktgen: kpktgend_0 kept its devices" >&2; return 1; }
+}
+
 # pktgen_dev IF COUNT BURST DSTMAC PKTSIZE CLONE DST [FLAG...]: IF alone on
 # kpktgend_0, set up for a run (pktgen loaded; nothing started).
 pktgen_dev()
 {
 	_pg=/proc/net/pktgen
-	pgset $_pg/kpktgend_0 rem_device_all || return 1
+	pktgen_rem_all || return 1
 	pgset $_pg/kpktgend_0 "add_device $1" || return 1
 	_d=$_pg/$1
 	pgset "$_d" "count $2" &&
@@ -420,7 +440,7 @@ pktgen_run()
 	# "     pkts-sofar: 102400  errors: 0"
 	echo "$(sed -n 's/^ *\([0-9]*\)pps .*/\1/p' "$_d")" \
 		"$(sed -n 's/^ *pkts-sofar: *\([0-9]*\).*/\1/p' "$_d")"
-	pgset $_pg/kpktgend_0 rem_device_all
+	pktgen_rem_all
 }
 
 # pktgen_wait DEVFILE: wait (up to 60 s) for the run of that pktgen
