@@ -854,6 +854,66 @@ cx3_netdevs()
 	done | sort -n | cut -d' ' -f2
 }
 
+# Kernel log lines of the mlx4 drivers (mlx4_core, mlx4_en, cxbell_mlx4
+# and the cxbell netdevs on its ports) since the last call ("<N>[ t]
+# text", raw: the level is kept), into $log_lines; the log is cleared.
+cx3_log()
+{
+	log_lines=$(dmesg -r -c 2>/dev/null | grep -aE 'mlx4|cxbell')
+}
+
+# What a bad line is. mlx4_en's own en_print() (en_info, en_warn, en_err:
+# "mlx4_en: IF: ..." or "mlx4_en: BDF: Port N: ...") passes the level as
+# an argument of "%s%s: ...", so all of them land at the default level 4
+# whatever they say: they are judged by their text. Every other line at
+# level 0-3, and a dev_printk warning at level 4 ("mlx4_core BDF: ...",
+# "mlx4_en BDF: ...", mlx4_warn; "cxbell cxbell_mlx4.port.N IF: ...",
+# netdev_warn), is bad, and so is any line with a failure word.
+CX3_LOG_FAIL='[Ff]ail|[Ee]rror|timed out|[Tt]imeout|[Uu]nable|[Cc]ouldn.t|[Cc]annot|[Ii]nvalid|[Bb]ad |without MSI-X|not supported|catas|[Ii]nternal err|going to be reset|[Dd]evice is dead|BUG|Unknown'
+# Lines of a good probe on this model that the rules above would catch:
+# mlx4_dbg's "Catastrophic error buffer at ..." (QUERY_FW, debug_level=1);
+# mlx4_en's warning for a device without LSO (en_main.c: caps bit 15),
+# which the model does not offer on purpose, so that mlx4_en offers no TSO;
+# the kernel's taint warnings for the project's unsigned modules.
+CX3_LOG_OK='Catastrophic error buffer at
+LSO not supported, please upgrade to later FW version to enable LSO
+loading out-of-tree module taints kernel
+module verification failed: signature and/or required key missing'
+
+# The lines of $log_lines that are bad: printed as diagnostics, 1 if any.
+cx3_log_clean()
+{
+	_bad=$(printf '%s\n' "$log_lines" | grep -aE '^<[0-3]>' ;
+	       printf '%s\n' "$log_lines" |
+			grep -aE '^<4>\[[ 0-9.]*\] (mlx4_(core|en) [0-9a-f]{4}:|cxbell [^ ]+ )' ;
+	       printf '%s\n' "$log_lines" | grep -aE "$CX3_LOG_FAIL")
+	printf '%s\n' "$CX3_LOG_OK" >/tmp/cx3_log_ok
+	_bad=$(printf '%s\n' "$_bad" | grep -avF -f /tmp/cx3_log_ok | grep -a . | sort -u)
+	[ -z "$_bad" ] && return 0
+	printf '%s\n' "$_bad" | head -n 20 | sed 's/^/# log: /'
+	return 1
+}
+
+# Expect a line containing the fixed string $1 in $log_lines.
+cx3_has_line()
+{
+	printf '%s\n' "$log_lines" | grep -qaF -- "$1" && return 0
+	ktap_diag "no kernel log line with '$1'"
+	return 1
+}
+
+# cx3_pause_set on|off IF...: 802.3x pause of each IF, both directions
+cx3_pause_set()
+{
+	_ps=$1
+	shift
+	for _p in "$@"; do
+		ethtool -A "$_p" rx "$_ps" tx "$_ps" 2>/dev/null ||
+			[ "$(ethtool -a "$_p" | awk '/^RX:/ {print $2}')" = "$_ps" ] ||
+			{ ktap_diag "ethtool -A $_p rx $_ps tx $_ps failed"; return 1; }
+	done
+}
+
 # XDP program on IF (ip link shows it)
 xdp_attached() { ip link show dev "$1" | grep -q 'xdp'; }
 xdp_detached() { ! xdp_attached "$1"; }
