@@ -35,7 +35,8 @@
 #                     port 1 to port 2, pause off (a receiver out of buffers
 #                     drops rather than stops the queue):
 #                       SENT == COUNT == tx_packets == model tx_frames
-#                       model tx_frames == rx_frames + rx_dropped,
+#                       model tx_frames == rx_frames + rx_dropped
+#                         (+ link_dropped: 0 with the cable in),
 #                       rx_packets of port 2 == model rx_frames
 #                       model send doorbells == tx_doorbells,
 #                       model bf_writes == tx_blueflame (the device saw
@@ -54,6 +55,12 @@
 #                     and rang on stop (tx_doorbell_on_stop > 0),
 #                     tx_queue_stopped == tx_wake_queue, device rings ==
 #                     driver rings, 0 violations
+#   cable_pull        the model's test register pulls the cable (cx3stat
+#                     -c 0): mlx4_core's port-change events take the
+#                     carrier off both ports within 5 s; plugged back
+#                     (-c 1) it returns within 10 s, and a pktgen run at
+#                     burst 8 again rings exactly COUNT / 8 times with the
+#                     device agreeing, 0 violations
 #   ping, tcp_64mib   between netns a (10.0.0.1) and b (10.0.0.2) across
 #                     the cable: 10/10, 64 MiB sha256
 #   datapath_clean    0 violations; tx_frames == rx_frames + rx_dropped
@@ -71,7 +78,7 @@ OPTS="0 1 3"
 BFS="on off"
 BURSTS="1 8 32"
 
-ktap_plan $((11 + $(set -- $OPTS; echo $#) * 2 * $(set -- $BURSTS; echo $#)))
+ktap_plan $((12 + $(set -- $OPTS; echo $#) * 2 * $(set -- $BURSTS; echo $#)))
 no_ipv6
 
 loaded() { [ -d "/sys/module/$1" ]; }
@@ -259,6 +266,7 @@ run_pktgen()
 	pg_snap b
 	[ -n "$tx_frames0" ] || {
 		tx_frames0=$b_tx_frames rx_frames0=$b_rx_frames rx_dropped0=$b_rx_dropped
+		link_dropped0=$b_link_dropped
 	}
 	_res=$(pktgen_run "$p1" "$1" "$2" "$m2" 60) || return 1
 	sent=${_res#* }
@@ -284,8 +292,9 @@ run_common()
 	_rc=0
 	eq "$(cx3_d e1_tx_packets)" "$sent" "tx_packets of $p1" || _rc=1
 	eq "$(cx3_d tx_frames)" "$sent" "model tx_frames" || _rc=1
-	eq $(($(cx3_d rx_frames) + $(cx3_d rx_dropped))) "$(cx3_d tx_frames)" \
-		"model rx_frames + rx_dropped vs tx_frames" || _rc=1
+	eq $(($(cx3_d rx_frames) + $(cx3_d rx_dropped) + $(cx3_d link_dropped))) \
+		"$(cx3_d tx_frames)" \
+		"model rx_frames + rx_dropped + link_dropped vs tx_frames" || _rc=1
 	eq "$(cx3_d e2_rx_packets)" "$(cx3_d rx_frames)" \
 		"rx_packets of $p2 vs model rx_frames" || _rc=1
 	eq "$(model_sq_db)" "$(cx3_d e1_tx_doorbells)" \
@@ -364,6 +373,35 @@ queue_stops()
 	return $_rc
 }
 
+nocarrier() { ! carrier "$1"; }
+
+cable_pull()
+{
+	[ "$up" = 1 ] || { ktap_diag "ports not up"; return 1; }
+	_rc=0
+	cx3stat -c 0 || return 1
+	if wait_until 5 nocarrier "$p1" && wait_until 5 nocarrier "$p2"; then
+		ktap_diag "cable pulled: no carrier on $p1 and $p2"
+	else
+		ktap_diag "cable pulled, carrier still on: $p1 $(cat "/sys/class/net/$p1/carrier")," \
+			"$p2 $(cat "/sys/class/net/$p2/carrier")"
+		_rc=1
+	fi
+	cx3stat -c 1 || return 1
+	wait_until 10 carrier "$p1" && wait_until 10 carrier "$p2" ||
+		{ ktap_diag "cable plugged, no carrier"; return 1; }
+	echo 0 >"/sys/class/net/$p1/doorbell_opt" || return 1
+	cx3_pause_set off "$p1" "$p2" || return 1
+	run_pktgen "$COUNT" 8 || return 1
+	eq "$sent" "$COUNT" "pktgen sent" || _rc=1
+	run_common || _rc=1
+	eq $(($(model_sq_db) + $(cx3_d bf_writes))) $((COUNT / 8)) \
+		"device send doorbells + bf_writes" || _rc=1
+	cx3_log
+	cx3_log_clean || _rc=1
+	return $_rc
+}
+
 pinged=0
 ping_ok()
 {
@@ -393,8 +431,9 @@ datapath_clean()
 	_rc=0
 	eq "$z_violations" 0 "model violations" || _rc=1
 	eq "$((z_tx_frames - tx_frames0))" \
-		"$((z_rx_frames - rx_frames0 + z_rx_dropped - rx_dropped0))" \
-		"model tx_frames vs rx_frames + rx_dropped since the first pktgen run" ||
+		"$((z_rx_frames - rx_frames0 + z_rx_dropped - rx_dropped0 +
+		    z_link_dropped - link_dropped0))" \
+		"model tx_frames vs rx_frames + rx_dropped + link_dropped since the first pktgen run" ||
 		_rc=1
 	return $_rc
 }
@@ -425,6 +464,7 @@ for OPT in $OPTS; do
 done
 ktap_ok inline inline_ok
 ktap_ok queue_stops queue_stops
+ktap_ok cable_pull cable_pull
 ktap_ok ping ping_ok
 ktap_ok tcp_64mib tcp_ok
 ktap_ok datapath_clean datapath_clean

@@ -44,6 +44,10 @@
 #   pause_no_drop     pause on (mlx4_en's default), pktgen at burst 32:
 #                     model tx_frames == rx_frames == peer rx_packets ==
 #                     sent, rx_dropped 0: the receiver pauses the sender
+#   cable_pull        the model's test register pulls the cable (cx3stat
+#                     -c 0): mlx4_en's carrier goes off on both ports
+#                     within 5 s ("Link Down"), back on within 10 s after
+#                     cx3stat -c 1; a clean log
 #   ping              ports in netns a (10.0.0.1) and b (10.0.0.2): 10/10
 #   tcp_64mib         64 MiB over TCP from a to b, sha256 checked
 #   datapath_clean    0 violations, tx_frames == rx_frames + rx_dropped
@@ -71,7 +75,7 @@ COUNT=${1:-9600}
 BURSTS="1 8 32"
 TCP_MB=64
 
-ktap_plan 14
+ktap_plan 15
 no_ipv6
 
 loaded() { [ -d "/sys/module/$1" ]; }
@@ -419,6 +423,26 @@ pause_no_drop()
 	return $_rc
 }
 
+nocarrier() { ! carrier "$1"; }
+
+cable_pull()
+{
+	[ "$up" = 1 ] || { ktap_diag "ports not up"; return 1; }
+	dmesg -c >/dev/null
+	_rc=0
+	cx3stat -c 0 || return 1
+	wait_until 5 nocarrier "$p1" && wait_until 5 nocarrier "$p2" ||
+		{ ktap_diag "cable pulled, carrier still on"; _rc=1; }
+	cx3stat -c 1 || return 1
+	wait_until 10 carrier "$p1" && wait_until 10 carrier "$p2" ||
+		{ ktap_diag "cable plugged, no carrier"; _rc=1; }
+	cx3_log
+	cx3_has_line "Link Down" || _rc=1
+	cx3_has_line "Link Up" || _rc=1
+	cx3_log_clean || _rc=1
+	return $_rc
+}
+
 p1= p2= m2= up=0
 ktap_ok probe_clean probe_clean
 ktap_ok netdevs netdevs_ok
@@ -430,6 +454,7 @@ for B in $BURSTS; do
 	ktap_ok "pktgen_burst_$B" pktgen_burst "$B"
 done
 ktap_ok pause_no_drop pause_no_drop
+ktap_ok cable_pull cable_pull
 ktap_ok ping ping_ok
 ktap_ok tcp_64mib tcp_ok
 ktap_ok datapath_clean datapath_clean
