@@ -118,6 +118,10 @@ struct cxb_port_stats {
  * @close: disable the port; no @link_cb call after it returns.
  * @link_up: current link state.
  * @set_mtu: optional; program the port's maximum frame size.
+ * @get_pause/@set_pause: optional (both or neither); 802.3x global pause:
+ *	@rx, honour pause frames from the link partner; @tx, send them when
+ *	the port runs out of receive buffers. Set while closed, it takes
+ *	effect at @open.
  * @cq_create/@cq_destroy: completion queue life cycle. After destroy no
  *	CQE is written and no @comp call is made.
  * @sq_create/@sq_destroy: send queue (QP) life cycle. Destroy also flushes:
@@ -134,6 +138,8 @@ struct cxb_backend_ops {
 	void (*close)(struct cxb_adev *adev);
 	bool (*link_up)(struct cxb_adev *adev);
 	int (*set_mtu)(struct cxb_adev *adev, unsigned int mtu);
+	void (*get_pause)(struct cxb_adev *adev, bool *rx, bool *tx);
+	int (*set_pause)(struct cxb_adev *adev, bool rx, bool tx);
 
 	int (*cq_create)(struct cxb_adev *adev,
 			 const struct cxb_cq_params *p, struct cxb_cq_hw *hw);

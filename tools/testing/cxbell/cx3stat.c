@@ -4,6 +4,7 @@
  * cxbell VM tests (Documentation/connectx3-model.rst).
  *
  *   cx3stat [-d BDF] [NAME]
+ *   cx3stat [-d BDF] -c 0|1
  *
  * Finds the PCI function 15b3:1003 in /sys/bus/pci/devices (the first
  * one, or BDF, e.g. 0000:00:02.0; also $CX3STAT_DEV), maps 4 KiB of its
@@ -22,6 +23,11 @@
  * While mlx4_core holds the BAR (pci_request_regions), a kernel built with
  * CONFIG_IO_STRICT_DEVMEM (Debian's) refuses the mapping unless booted
  * with iomem=relaxed, which vm-run --cx3 does.
+ *
+ * With -c, it instead pulls (0) or plugs (1) the cable between the two
+ * ports: the model's test page at BAR0 0xc1000 (also absent on silicon),
+ * u32 at 0x0, little-endian; written only once the counters page's magic
+ * proved the function is the model, and read back.
  *
  * Exit status: 0; 1 if there is no such device, the mapping fails, the
  * magic is wrong or NAME is not a counter; 2 on a usage error.
@@ -48,6 +54,8 @@
 #define CTR_NAME	24
 #define CTR_ENTRY	(CTR_NAME + 8)
 #define CTR_MAX		((CTR_MAP - CTR_HDR) / CTR_ENTRY)
+#define TEST_PAGE	0xc1000
+#define TEST_CABLE	0x0
 
 static const char *sysfs = "/sys/bus/pci/devices";
 
@@ -121,9 +129,37 @@ static uint64_t rd64(const uint8_t *p, size_t off)
 	return (uint64_t)hi << 32 | lo;
 }
 
+/* Write the test page's cable register of the model behind FD. */
+static int set_cable(int fd, const char *dev, uint32_t plugged)
+{
+	uint32_t *reg;
+	uint8_t *page;
+	uint32_t back;
+
+	page = mmap(NULL, CTR_MAP, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		    TEST_PAGE);
+	if (page == MAP_FAILED) {
+		fprintf(stderr, "cx3stat: %s: mmap of the test page: %s\n", dev,
+			strerror(errno));
+		return 1;
+	}
+	/* one aligned 32-bit store and load each, as rd32() */
+	reg = (uint32_t *)(page + TEST_CABLE);
+	__atomic_store_n(reg, plugged, __ATOMIC_RELAXED);
+	back = __atomic_load_n(reg, __ATOMIC_RELAXED);
+	munmap(page, CTR_MAP);
+	if (back != plugged) {
+		fprintf(stderr, "cx3stat: %s: cable register reads %u, wrote %u\n",
+			dev, back, plugged);
+		return 1;
+	}
+	return 0;
+}
+
 static void bad_usage(void)
 {
-	fputs("usage: cx3stat [-d BDF] [NAME]\n", stderr);
+	fputs("usage: cx3stat [-d BDF] [NAME]\n"
+	      "       cx3stat [-d BDF] -c 0|1\n", stderr);
 	exit(2);
 }
 
@@ -133,10 +169,15 @@ int main(int argc, char **argv)
 	char dev[256], path[512], name[CTR_NAME + 1];
 	const uint8_t *page;
 	uint32_t magic, count, i;
-	int fd, opt, found = 0;
+	int fd, opt, found = 0, cable = -1;
 
-	while ((opt = getopt(argc, argv, "d:h")) != -1) {
+	while ((opt = getopt(argc, argv, "c:d:h")) != -1) {
 		switch (opt) {
+		case 'c':
+			if (strcmp(optarg, "0") && strcmp(optarg, "1"))
+				bad_usage();
+			cable = optarg[0] - '0';
+			break;
 		case 'd':
 			bdf = optarg;
 			break;
@@ -146,7 +187,7 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		want = argv[optind++];
-	if (optind < argc)
+	if (optind < argc || (cable >= 0 && want))
 		bad_usage();
 
 	if (bdf && *bdf) {
@@ -163,7 +204,7 @@ int main(int argc, char **argv)
 	}
 
 	snprintf(path, sizeof(path), "%s/%s/resource0", sysfs, dev);
-	fd = open(path, O_RDONLY);
+	fd = open(path, cable >= 0 ? O_RDWR : O_RDONLY);
 	if (fd < 0) {
 		fprintf(stderr, "cx3stat: %s: %s\n", path, strerror(errno));
 		return 1;
@@ -177,7 +218,6 @@ int main(int argc, char **argv)
 		close(fd);
 		return 1;
 	}
-	close(fd);
 
 	magic = rd32(page, 0);
 	if (magic != CTR_MAGIC) {
@@ -186,6 +226,12 @@ int main(int argc, char **argv)
 			dev, magic, CTR_PAGE, CTR_MAGIC);
 		return 1;
 	}
+	if (cable >= 0) {
+		i = set_cable(fd, dev, cable);
+		close(fd);
+		return i;
+	}
+	close(fd);
 	count = rd32(page, 4);
 	if (count > CTR_MAX) {
 		fprintf(stderr, "cx3stat: %s: bad counter count %u (at most %u)\n",

@@ -373,12 +373,32 @@ pgset()
 	fi
 }
 
+# kpktgend_0 has no device (its Running: and Stopped: lists are empty).
+_pktgen_idle()
+{
+	awk '/^(Running|Stopped):/ { if (NF > 1) busy = 1 } END { exit busy }' \
+		/proc/net/pktgen/kpktgend_0
+}
+
+# Take every device off kpktgend_0, and wait until its thread did. pktgen's
+# rem_device_all only sets a flag for the thread and waits 125 ms; a
+# thread that ran later (at nice 19, on a loaded host) would take off a
+# device added meanwhile. So it is sent only when there is a device, and
+# an empty list is proof the flag was handled.
+pktgen_rem_all()
+{
+	_pktgen_idle && return 0
+	pgset /proc/net/pktgen/kpktgend_0 rem_device_all || return 1
+	wait_until 10 _pktgen_idle ||
+		{ ktap_diag "pktgen: kpktgend_0 kept its devices" >&2; return 1; }
+}
+
 # pktgen_dev IF COUNT BURST DSTMAC PKTSIZE CLONE DST [FLAG...]: IF alone on
 # kpktgend_0, set up for a run (pktgen loaded; nothing started).
 pktgen_dev()
 {
 	_pg=/proc/net/pktgen
-	pgset $_pg/kpktgend_0 rem_device_all || return 1
+	pktgen_rem_all || return 1
 	pgset $_pg/kpktgend_0 "add_device $1" || return 1
 	_d=$_pg/$1
 	pgset "$_d" "count $2" &&
@@ -420,7 +440,7 @@ pktgen_run()
 	# "     pkts-sofar: 102400  errors: 0"
 	echo "$(sed -n 's/^ *\([0-9]*\)pps .*/\1/p' "$_d")" \
 		"$(sed -n 's/^ *pkts-sofar: *\([0-9]*\).*/\1/p' "$_d")"
-	pgset $_pg/kpktgend_0 rem_device_all
+	pktgen_rem_all
 }
 
 # pktgen_wait DEVFILE: wait (up to 60 s) for the run of that pktgen
@@ -832,6 +852,66 @@ cx3_netdevs()
 			[ -e "$_n" ] && echo "$(cat "$_n/dev_port") ${_n##*/}"
 		done
 	done | sort -n | cut -d' ' -f2
+}
+
+# Kernel log lines of the mlx4 drivers (mlx4_core, mlx4_en, cxbell_mlx4
+# and the cxbell netdevs on its ports) since the last call ("<N>[ t]
+# text", raw: the level is kept), into $log_lines; the log is cleared.
+cx3_log()
+{
+	log_lines=$(dmesg -r -c 2>/dev/null | grep -aE 'mlx4|cxbell')
+}
+
+# What a bad line is. mlx4_en's own en_print() (en_info, en_warn, en_err:
+# "mlx4_en: IF: ..." or "mlx4_en: BDF: Port N: ...") passes the level as
+# an argument of "%s%s: ...", so all of them land at the default level 4
+# whatever they say: they are judged by their text. Every other line at
+# level 0-3, and a dev_printk warning at level 4 ("mlx4_core BDF: ...",
+# "mlx4_en BDF: ...", mlx4_warn; "cxbell cxbell_mlx4.port.N IF: ...",
+# netdev_warn), is bad, and so is any line with a failure word.
+CX3_LOG_FAIL='[Ff]ail|[Ee]rror|timed out|[Tt]imeout|[Uu]nable|[Cc]ouldn.t|[Cc]annot|[Ii]nvalid|[Bb]ad |without MSI-X|not supported|catas|[Ii]nternal err|going to be reset|[Dd]evice is dead|BUG|Unknown'
+# Lines of a good probe on this model that the rules above would catch:
+# mlx4_dbg's "Catastrophic error buffer at ..." (QUERY_FW, debug_level=1);
+# mlx4_en's warning for a device without LSO (en_main.c: caps bit 15),
+# which the model does not offer on purpose, so that mlx4_en offers no TSO;
+# the kernel's taint warnings for the project's unsigned modules.
+CX3_LOG_OK='Catastrophic error buffer at
+LSO not supported, please upgrade to later FW version to enable LSO
+loading out-of-tree module taints kernel
+module verification failed: signature and/or required key missing'
+
+# The lines of $log_lines that are bad: printed as diagnostics, 1 if any.
+cx3_log_clean()
+{
+	_bad=$(printf '%s\n' "$log_lines" | grep -aE '^<[0-3]>' ;
+	       printf '%s\n' "$log_lines" |
+			grep -aE '^<4>\[[ 0-9.]*\] (mlx4_(core|en) [0-9a-f]{4}:|cxbell [^ ]+ )' ;
+	       printf '%s\n' "$log_lines" | grep -aE "$CX3_LOG_FAIL")
+	printf '%s\n' "$CX3_LOG_OK" >/tmp/cx3_log_ok
+	_bad=$(printf '%s\n' "$_bad" | grep -avF -f /tmp/cx3_log_ok | grep -a . | sort -u)
+	[ -z "$_bad" ] && return 0
+	printf '%s\n' "$_bad" | head -n 20 | sed 's/^/# log: /'
+	return 1
+}
+
+# Expect a line containing the fixed string $1 in $log_lines.
+cx3_has_line()
+{
+	printf '%s\n' "$log_lines" | grep -qaF -- "$1" && return 0
+	ktap_diag "no kernel log line with '$1'"
+	return 1
+}
+
+# cx3_pause_set on|off IF...: 802.3x pause of each IF, both directions
+cx3_pause_set()
+{
+	_ps=$1
+	shift
+	for _p in "$@"; do
+		ethtool -A "$_p" rx "$_ps" tx "$_ps" 2>/dev/null ||
+			[ "$(ethtool -a "$_p" | awk '/^RX:/ {print $2}')" = "$_ps" ] ||
+			{ ktap_diag "ethtool -A $_p rx $_ps tx $_ps failed"; return 1; }
+	done
 }
 
 # XDP program on IF (ip link shows it)

@@ -13,8 +13,8 @@
 #                     port:1" and ":2"), a known PCIe link; no mlx4 line at
 #                     error level, no mlx4_warn, none of the failure lines
 #                     of main.c/cmd.c/en_*.c (fail, error, timed out,
-#                     "without MSI-X", ..., see MLX4_FAIL), except the
-#                     MLX4_OK lines below
+#                     "without MSI-X", ..., see lib.sh CX3_LOG_FAIL), except
+#                     the CX3_LOG_OK lines
 #   netdevs           two netdevs under the PCI function, dev_port 0 and 1,
 #                     ethtool -i driver mlx4_en, bus-info the function,
 #                     distinct unicast MACs; the PCI driver is mlx4_core
@@ -52,6 +52,10 @@
 #   pause_no_drop     pause on (mlx4_en's default), pktgen at burst 32:
 #                     model tx_frames == rx_frames == peer rx_packets ==
 #                     sent, rx_dropped 0: the receiver pauses the sender
+#   cable_pull        the model's test register pulls the cable (cx3stat
+#                     -c 0): mlx4_en's carrier goes off on both ports
+#                     within 5 s ("Link Down"), back on within 10 s after
+#                     cx3stat -c 1; a clean log
 #   ping              ports in netns a (10.0.0.1) and b (10.0.0.2): 10/10
 #   tcp_64mib         64 MiB over TCP from a to b, sha256 checked
 #   datapath_clean    0 violations, tx_frames == rx_frames + rx_dropped
@@ -80,57 +84,13 @@ COUNT=${1:-9600}
 BURSTS="1 8 32"
 TCP_MB=64
 
-ktap_plan 15
+ktap_plan 16
 no_ipv6
 
 loaded() { [ -d "/sys/module/$1" ]; }
 
 pci=$(cx3_pci | head -n 1)
 bdf=${pci##*/}
-
-# Every kernel log line of mlx4 since the last call ("<N>[ t] text", raw:
-# the level is kept), into $log_lines; the log is cleared.
-mlx4_log()
-{
-	log_lines=$(dmesg -r -c 2>/dev/null | grep -a 'mlx4')
-}
-
-# What a bad line is. mlx4_en's own en_print() (en_info, en_warn, en_err:
-# "mlx4_en: IF: ..." or "mlx4_en: BDF: Port N: ...") passes the level as
-# an argument of "%s%s: ...", so all of them land at the default level 4
-# whatever they say: they are judged by their text. Every other mlx4 line
-# at level 0-3, and a dev_printk warning ("mlx4_core BDF: ...", "mlx4_en
-# BDF: ...", mlx4_warn) at level 4, is bad, and so is any line with a
-# failure word.
-MLX4_FAIL='[Ff]ail|[Ee]rror|timed out|[Tt]imeout|[Uu]nable|[Cc]ouldn.t|[Cc]annot|[Ii]nvalid|[Bb]ad |without MSI-X|not supported|catas|[Ii]nternal err|going to be reset|[Dd]evice is dead|BUG|Unknown'
-# Lines of a good probe on this model that the rules above would catch:
-# mlx4_dbg's "Catastrophic error buffer at ..." (QUERY_FW, debug_level=1);
-# mlx4_en's warning for a device without LSO (en_main.c: caps bit 15),
-# which the model does not offer on purpose, so that mlx4_en offers no TSO.
-MLX4_OK='Catastrophic error buffer at
-LSO not supported, please upgrade to later FW version to enable LSO'
-
-# The mlx4 lines of $log_lines that are bad: printed as diagnostics, 1 if
-# any.
-mlx4_log_clean()
-{
-	_bad=$(printf '%s\n' "$log_lines" | grep -aE '^<[0-3]>' ;
-	       printf '%s\n' "$log_lines" | grep -aE '^<4>\[[ 0-9.]*\] mlx4_(core|en) [0-9a-f]{4}:' ;
-	       printf '%s\n' "$log_lines" | grep -aE "$MLX4_FAIL")
-	printf '%s\n' "$MLX4_OK" >/tmp/mlx4_ok
-	_bad=$(printf '%s\n' "$_bad" | grep -avF -f /tmp/mlx4_ok | grep -a . | sort -u)
-	[ -z "$_bad" ] && return 0
-	printf '%s\n' "$_bad" | head -n 20 | sed 's/^/# log: /'
-	return 1
-}
-
-# Expect a line containing the fixed string $1 in $log_lines.
-has_line()
-{
-	printf '%s\n' "$log_lines" | grep -qaF -- "$1" && return 0
-	ktap_diag "no kernel log line with '$1'"
-	return 1
-}
 
 # (cheap: wait_until polls it)
 two_netdevs() { set -- "$pci"/net/*; [ $# = 2 ] && [ -e "$1" ]; }
@@ -172,13 +132,13 @@ probe_clean()
 	load_both debug_level=1
 	_rc=$?
 	sleep 1
-	mlx4_log
-	has_line "mlx4_core: Mellanox ConnectX core driver" || _rc=1
-	has_line "mlx4_core: Initializing $bdf" || _rc=1
-	has_line "NOP command IRQ test passed" || _rc=1
-	has_line "mlx4_en: Mellanox ConnectX HCA Ethernet driver" || _rc=1
-	has_line "Activating port:1" || _rc=1
-	has_line "Activating port:2" || _rc=1
+	cx3_log
+	cx3_has_line "mlx4_core: Mellanox ConnectX core driver" || _rc=1
+	cx3_has_line "mlx4_core: Initializing $bdf" || _rc=1
+	cx3_has_line "NOP command IRQ test passed" || _rc=1
+	cx3_has_line "mlx4_en: Mellanox ConnectX HCA Ethernet driver" || _rc=1
+	cx3_has_line "Activating port:1" || _rc=1
+	cx3_has_line "Activating port:2" || _rc=1
 	# pcie_print_link_status(): a real ConnectX-3 reports its link
 	# ("... Gb/s available PCIe bandwidth (8.0 GT/s PCIe x8 link)"), which
 	# mlx4_check_pcie_caps() compares with its capability.
@@ -187,7 +147,7 @@ probe_clean()
 			grep -a 'available PCIe bandwidth' | head -n 1)"
 		_rc=1
 	fi
-	mlx4_log_clean || _rc=1
+	cx3_log_clean || _rc=1
 	[ $_rc = 0 ] || printf '%s\n' "$log_lines" | tail -n 30 | sed 's/^/# mlx4: /'
 	return $_rc
 }
@@ -234,8 +194,8 @@ ethtool_ok()
 		done
 	done
 	ktap_diag "firmware-version $_fw, $(ethtool "$p1" | grep -E 'Speed|Duplex' | tr -s ' \t\n' ' ')"
-	mlx4_log
-	mlx4_log_clean || _rc=1
+	cx3_log
+	cx3_log_clean || _rc=1
 	return $_rc
 }
 
@@ -268,8 +228,8 @@ reload_x3()
 		loaded mlx4_core && { ktap_diag "mlx4_core still loaded"; _rc=1; }
 		load_both || return 1
 		eq "$(ifaces)" "$_with" "interfaces after round $_i" || _rc=1
-		mlx4_log
-		mlx4_log_clean || { ktap_diag "round $_i: bad mlx4 lines"; _rc=1; }
+		cx3_log
+		cx3_log_clean || { ktap_diag "round $_i: bad mlx4 lines"; _rc=1; }
 		viol_zero "after load $_i" || _rc=1
 	done
 	ktap_diag "with mlx4: $_with; without: $_without"
@@ -291,9 +251,9 @@ ports_up()
 	_rc=0
 	wait_until 10 carrier "$p1" || { ktap_diag "no carrier on $p1"; _rc=1; }
 	wait_until 10 carrier "$p2" || { ktap_diag "no carrier on $p2"; _rc=1; }
-	mlx4_log
-	has_line "Link Up" || _rc=1
-	mlx4_log_clean || _rc=1
+	cx3_log
+	cx3_has_line "Link Up" || _rc=1
+	cx3_log_clean || _rc=1
 	[ $_rc = 0 ] && up=1
 	return $_rc
 }
@@ -326,7 +286,7 @@ pktgen_burst()
 	_bf=$(cxb_priv_flag "$p1" blueflame)
 	# Pause off: a receiver out of buffers drops instead of stopping the
 	# sender's queue, so the doorbell count stays exact.
-	pause_set off || return 1
+	cx3_pause_set off "$p1" "$p2" || return 1
 	pg_snap b
 	[ -n "$tx_frames0" ] || {
 		tx_frames0=$b_tx_frames rx_frames0=$b_rx_frames rx_dropped0=$b_rx_dropped
@@ -391,7 +351,7 @@ to_netns()
 {
 	[ "$up" = 1 ] || { ktap_diag "ports not up"; return 1; }
 	cxb_netns_pair "$p1" "$p2" 10 || {
-		mlx4_log
+		cx3_log
 		printf '%s\n' "$log_lines" | tail -n 10 | sed 's/^/# mlx4: /'
 		return 1
 	}
@@ -447,8 +407,8 @@ unload_clean()
 	_rc=0
 	wait_until 5 no_netdev ||
 		{ ktap_diag "netdevs left: $(ls "$pci/net")"; _rc=1; }
-	mlx4_log
-	mlx4_log_clean || _rc=1
+	cx3_log
+	cx3_log_clean || _rc=1
 	return $_rc
 }
 
@@ -494,7 +454,7 @@ blueflame_set_channels()
 	_rc=0
 	eq "$(cxb_priv_flag "$p1" blueflame)" on "blueflame before" || return 1
 	[ "$_tx0" != 1 ] || { ktap_diag "already 1 TX channel"; return 1; }
-	pause_set off || return 1
+	cx3_pause_set off "$p1" "$p2" || return 1
 	ethtool -L "$p1" tx 1 || { ktap_diag "ethtool -L $p1 tx 1 failed"; return 1; }
 	wait_until 10 carrier "$p1" || { ktap_diag "no carrier after -L"; return 1; }
 	eq "$(cxb_priv_flag "$p1" blueflame)" on "blueflame after ethtool -L" || _rc=1
@@ -511,19 +471,9 @@ blueflame_set_channels()
 		ethtool --set-priv-flags "$p1" blueflame on || return 1
 	wait_until 10 carrier "$p1" || { ktap_diag "no carrier after -L back"; return 1; }
 	eq "$(cx3_d violations)" 0 "model violations" || _rc=1
-	mlx4_log
-	mlx4_log_clean || _rc=1
+	cx3_log
+	cx3_log_clean || _rc=1
 	return $_rc
-}
-
-# pause_set on|off: 802.3x pause on both ports, both directions
-pause_set()
-{
-	for _p in "$p1" "$p2"; do
-		ethtool -A "$_p" rx "$1" tx "$1" 2>/dev/null ||
-			[ "$(ethtool -a "$_p" | awk '/^RX:/ {print $2}')" = "$1" ] ||
-			{ ktap_diag "ethtool -A $_p rx $1 tx $1 failed"; return 1; }
-	done
 }
 
 # pause_no_drop: mlx4_en's default global pause on both ports; pktgen at
@@ -532,7 +482,7 @@ pause_set()
 pause_no_drop()
 {
 	[ "$up" = 1 ] || { ktap_diag "ports not up"; return 1; }
-	pause_set on || return 1
+	cx3_pause_set on "$p1" "$p2" || return 1
 	pg_snap b
 	_res=$(pktgen_run "$p1" "$COUNT" 32 "$m2" 60) || return 1
 	sent=${_res#* }
@@ -551,6 +501,26 @@ pause_no_drop()
 	return $_rc
 }
 
+nocarrier() { ! carrier "$1"; }
+
+cable_pull()
+{
+	[ "$up" = 1 ] || { ktap_diag "ports not up"; return 1; }
+	dmesg -c >/dev/null
+	_rc=0
+	cx3stat -c 0 || return 1
+	wait_until 5 nocarrier "$p1" && wait_until 5 nocarrier "$p2" ||
+		{ ktap_diag "cable pulled, carrier still on"; _rc=1; }
+	cx3stat -c 1 || return 1
+	wait_until 10 carrier "$p1" && wait_until 10 carrier "$p2" ||
+		{ ktap_diag "cable plugged, no carrier"; _rc=1; }
+	cx3_log
+	cx3_has_line "Link Down" || _rc=1
+	cx3_has_line "Link Up" || _rc=1
+	cx3_log_clean || _rc=1
+	return $_rc
+}
+
 p1= p2= m2= up=0
 ktap_ok probe_clean probe_clean
 ktap_ok netdevs netdevs_ok
@@ -563,6 +533,7 @@ for B in $BURSTS; do
 done
 ktap_ok blueflame_set_channels blueflame_set_channels
 ktap_ok pause_no_drop pause_no_drop
+ktap_ok cable_pull cable_pull
 ktap_ok ping ping_ok
 ktap_ok tcp_64mib tcp_ok
 ktap_ok datapath_clean datapath_clean

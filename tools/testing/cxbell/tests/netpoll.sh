@@ -216,7 +216,7 @@ storm_run()
 	[ "${sent:-0}" -ge "$COUNT" ] ||
 		grep -a 'pkts-sofar\|Current\|flows\|started\|errors' "$_pg/$p0" |
 		sed 's/^ */# pktgen: /'
-	pgset $_pg/kpktgend_0 rem_device_all
+	pktgen_rem_all
 	# The kernel log of the storm: nothing bad but its backtraces.
 	_bad=$(dmesg -c | grep -aE "$STORM_BAD" | head -n 10)
 	ktap_diag "storm: $(cat /tmp/st.stop.n) sysrq-l rounds in $_secs s, pktgen sent $sent" \

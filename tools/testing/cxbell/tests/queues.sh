@@ -80,7 +80,7 @@ pg_end()
 	grep -q '^Result: OK' "$PG/$1" ||
 		{ ktap_diag "pktgen: $(grep '^Result' "$PG/$1")"; return 1; }
 	sent=$(sed -n 's/^ *pkts-sofar: *\([0-9]*\).*/\1/p' "$PG/$1")
-	pgset $PG/kpktgend_0 rem_device_all
+	pktgen_rem_all
 }
 
 # new_pair ID GEN NA NB: adapter ID of generation GEN, ports a and b (A

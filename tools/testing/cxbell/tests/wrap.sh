@@ -95,7 +95,7 @@ pg()
 	grep -q '^Result: OK' "$PG/$p0" || {
 		ktap_diag "pktgen: $(grep '^Result' "$PG/$p0")"; return 1; }
 	sent=$((sent + $(sed -n 's/^ *pkts-sofar: *\([0-9]*\).*/\1/p' "$PG/$p0")))
-	pgset $PG/kpktgend_0 rem_device_all
+	pktgen_rem_all
 }
 
 # The sim sent $1 frames since snapshot b and the peer got them.

@@ -414,6 +414,32 @@ static int cxb_set_coalesce(struct net_device *dev,
 	return 0;
 }
 
+static void cxb_get_pauseparam(struct net_device *dev,
+			       struct ethtool_pauseparam *pp)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+	bool rx = false, tx = false;
+
+	if (priv->ops->get_pause)
+		priv->ops->get_pause(priv->cadev, &rx, &tx);
+	pp->autoneg = AUTONEG_DISABLE;
+	pp->rx_pause = rx;
+	pp->tx_pause = tx;
+}
+
+/* Global pause only: no autonegotiation of it (as mlx4_en). */
+static int cxb_set_pauseparam(struct net_device *dev,
+			      struct ethtool_pauseparam *pp)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+
+	if (!priv->ops->set_pause)
+		return -EOPNOTSUPP;
+	if (pp->autoneg)
+		return -EINVAL;
+	return priv->ops->set_pause(priv->cadev, pp->rx_pause, pp->tx_pause);
+}
+
 const struct ethtool_ops cxb_ethtool_ops = {
 	.supported_coalesce_params = ETHTOOL_COALESCE_TX_MAX_FRAMES,
 	.supported_ring_params	= ETHTOOL_RING_USE_TX_PUSH,
@@ -432,4 +458,6 @@ const struct ethtool_ops cxb_ethtool_ops = {
 	.set_tunable		= cxb_set_tunable,
 	.get_coalesce		= cxb_get_coalesce,
 	.set_coalesce		= cxb_set_coalesce,
+	.get_pauseparam		= cxb_get_pauseparam,
+	.set_pauseparam		= cxb_set_pauseparam,
 };

@@ -60,6 +60,8 @@ struct cxb_mlx4_dev {
  * @rq: live receive queues by channel
  * @open: between open() and close()
  * @mtu: current MTU (SET_PORT general)
+ * @pause_rx: honour received 802.3x pause frames (SET_PORT general pprx)
+ * @pause_tx: send pause frames when out of receive buffers (pptx)
  * @mac: MAC registered and steered to the port's RSS QP
  * @mac_index: its index in the port's MAC table
  * @rss_qpn: the RSS indirection QP's number (steering target)
@@ -85,6 +87,8 @@ struct cxb_mlx4_port {
 	struct cxb_mlx4_rq *rq[CXB_MLX4_MAX_CHANNELS];
 	bool open;
 	unsigned int mtu;
+	bool pause_rx;
+	bool pause_tx;
 	u8 mac[ETH_ALEN];
 	int mac_index;
 	int rss_qpn;

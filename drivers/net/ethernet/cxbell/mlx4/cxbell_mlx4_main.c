@@ -53,6 +53,9 @@ static int cxb_mlx4_port_add(struct cxb_mlx4_dev *mdev, u8 num)
 	spin_lock_init(&port->link_lock);
 	port->rss_state = MLX4_QP_STATE_RST;
 	port->mtu = ETH_DATA_LEN;
+	/* Global pause on in both directions: mlx4_en's default. */
+	port->pause_rx = true;
+	port->pause_tx = true;
 	u64_to_ether_addr(dev->caps.def_mac[num], port->mac);
 
 	err = cxb_mlx4_port_res_init(port);

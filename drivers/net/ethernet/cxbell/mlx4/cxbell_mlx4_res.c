@@ -293,13 +293,12 @@ static void cxb_mlx4_rss_qpn_put(struct cxb_mlx4_port *port)
 	port->rss_qpn_reserved = false;
 }
 
+/* MTU and global pause; never per-priority pause (PFC). */
 static int cxb_mlx4_set_port_general(struct cxb_mlx4_port *port)
 {
-	/* Global pause on in both directions, no per-priority pause: the
-	 * defaults mlx4_en programs.
-	 */
 	return mlx4_SET_PORT_general(port->mdev->dev, port->num,
-				     cxb_mlx4_port_mtu(port->mtu), 1, 0, 1, 0);
+				     cxb_mlx4_port_mtu(port->mtu),
+				     port->pause_tx, 0, port->pause_rx, 0);
 }
 
 /* ---- Backend operations ------------------------------------------------- */
@@ -430,6 +429,38 @@ static int cxb_mlx4_set_mtu(struct cxb_adev *cadev, unsigned int mtu)
 		err = cxb_mlx4_set_port_general(port);
 		if (err)
 			port->mtu = old;
+	}
+	mutex_unlock(&port->lock);
+	return err;
+}
+
+static void cxb_mlx4_get_pause(struct cxb_adev *cadev, bool *rx, bool *tx)
+{
+	struct cxb_mlx4_port *port = to_cxb_mlx4_port(cadev);
+
+	mutex_lock(&port->lock);
+	*rx = port->pause_rx;
+	*tx = port->pause_tx;
+	mutex_unlock(&port->lock);
+}
+
+static int cxb_mlx4_set_pause(struct cxb_adev *cadev, bool rx, bool tx)
+{
+	struct cxb_mlx4_port *port = to_cxb_mlx4_port(cadev);
+	bool old_rx, old_tx;
+	int err = 0;
+
+	mutex_lock(&port->lock);
+	old_rx = port->pause_rx;
+	old_tx = port->pause_tx;
+	port->pause_rx = rx;
+	port->pause_tx = tx;
+	if (port->open) {
+		err = cxb_mlx4_set_port_general(port);
+		if (err) {
+			port->pause_rx = old_rx;
+			port->pause_tx = old_tx;
+		}
 	}
 	mutex_unlock(&port->lock);
 	return err;
@@ -704,6 +735,8 @@ const struct cxb_backend_ops cxb_mlx4_ops = {
 	.close		= cxb_mlx4_close,
 	.link_up	= cxb_mlx4_link_up,
 	.set_mtu	= cxb_mlx4_set_mtu,
+	.get_pause	= cxb_mlx4_get_pause,
+	.set_pause	= cxb_mlx4_set_pause,
 	.cq_create	= cxb_mlx4_cq_create,
 	.cq_destroy	= cxb_mlx4_cq_destroy,
 	.sq_create	= cxb_mlx4_sq_create,

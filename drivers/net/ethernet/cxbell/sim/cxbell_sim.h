@@ -548,6 +548,7 @@ void cxb_sim_sq_stop(struct cxb_sim_sq *sq);
 void cxb_sim_stranded_work(struct work_struct *work);
 void cxb_sim_port_resume(struct cxb_sim_port *port);
 void cxb_sim_port_resume_peer(struct cxb_sim_port *port);
+void cxb_sim_port_set_pause(struct cxb_sim_port *port, bool on);
 void cxb_sim_port_pause_init(struct cxb_sim_port *port);
 void cxb_sim_port_pause_stop(struct cxb_sim_port *port);
 bool cxb_sim_sq_wire(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass);

@@ -285,10 +285,7 @@ static ssize_t cxb_sim_pause_write(struct file *file,
 	buf[count] = '\0';
 	if (kstrtobool(strim(buf), &on))
 		return -EINVAL;
-	WRITE_ONCE(port->pause, on);
-	/* senders this port pushed back now drop instead */
-	if (!on)
-		cxb_sim_port_resume_peer(port);
+	cxb_sim_port_set_pause(port, on);
 	*ppos += count;
 	return count;
 }

@@ -610,6 +610,15 @@ void cxb_sim_port_pause_stop(struct cxb_sim_port *port)
 	hrtimer_cancel(&port->pause_timer);
 }
 
+/* 802.3x pause of @port on or off (debugfs "pause", ethtool -A tx). */
+void cxb_sim_port_set_pause(struct cxb_sim_port *port, bool on)
+{
+	WRITE_ONCE(port->pause, on);
+	/* senders this port pushed back now drop instead */
+	if (!on)
+		cxb_sim_port_resume_peer(port);
+}
+
 /* @port's driver wrote a register, or its receive side changed: resume
  * the peer's engines that @port pushed back. No lock of @port held.
  */

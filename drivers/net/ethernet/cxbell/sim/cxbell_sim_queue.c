@@ -145,6 +145,24 @@ static int cxb_sim_set_mtu(struct cxb_adev *cadev, unsigned int mtu)
 	return 0;
 }
 
+/* 802.3x pause: the sim's send engines always honour a push-back (rx);
+ * the port's @pause says whether it pushes back (tx) when out of
+ * receive buffers. The debugfs "pause" file is the same switch.
+ */
+static void cxb_sim_get_pause(struct cxb_adev *cadev, bool *rx, bool *tx)
+{
+	*rx = true;
+	*tx = READ_ONCE(to_cxb_sim_port(cadev)->pause);
+}
+
+static int cxb_sim_set_pause(struct cxb_adev *cadev, bool rx, bool tx)
+{
+	if (!rx)
+		return -EOPNOTSUPP;
+	cxb_sim_port_set_pause(to_cxb_sim_port(cadev), tx);
+	return 0;
+}
+
 /* Completion queues */
 
 static void cxb_sim_cq_destroy_obj(struct cxb_sim_cq *cq)
@@ -648,6 +666,8 @@ const struct cxb_backend_ops cxb_sim_backend_ops = {
 	.close		= cxb_sim_close,
 	.link_up	= cxb_sim_link_up,
 	.set_mtu	= cxb_sim_set_mtu,
+	.get_pause	= cxb_sim_get_pause,
+	.set_pause	= cxb_sim_set_pause,
 	.cq_create	= cxb_sim_cq_create,
 	.cq_destroy	= cxb_sim_cq_destroy,
 	.sq_create	= cxb_sim_sq_create,

@@ -263,6 +263,8 @@ static uint64_t cx3_bar0_read(void *opaque, hwaddr addr, unsigned int size)
 		return bswap32(s->hcr[(addr - CX3_HCR_BASE) / 4]);
 	if (addr >= CX3_CTR_PAGE && addr < CX3_CTR_PAGE + 4096)
 		return cx3_ctr_read(s, addr - CX3_CTR_PAGE);
+	if (addr == CX3_TEST_PAGE + CX3_TEST_CABLE)
+		return !s->unplugged;
 	switch (addr) {
 	case CX3_OWNER:		/* 0: the function owns the device */
 	case CX3_RESET_SEM:	/* 0: semaphore taken */
@@ -286,6 +288,16 @@ static void cx3_bar0_write(void *opaque, hwaddr addr, uint64_t val,
 	if (addr >= CX3_CTR_PAGE && addr < CX3_CTR_PAGE + 4096) {
 		cx3_violation(s, "write to the read-only counters page at 0x%"
 			      HWADDR_PRIx, addr);
+		return;
+	}
+	if (addr == CX3_TEST_PAGE + CX3_TEST_CABLE) {
+		/* little-endian like the counters page: not byte-swapped */
+		if ((uint32_t)val > 1) {
+			cx3_violation(s, "test cable register written 0x%x",
+				      (uint32_t)val);
+			return;
+		}
+		cx3_cable_set(s, val);
 		return;
 	}
 	switch (addr) {
@@ -374,6 +386,7 @@ void cx3_reset_state(CX3State *s)
 	s->hcr[6] = 0;
 	memset(s->port, 0, sizeof(s->port));
 	memset(&s->hca, 0, sizeof(s->hca));
+	s->unplugged = false;
 	pci_set_irq(PCI_DEVICE(s), 0);
 	cx3_core_reset(s);
 	cx3_dp_reset(s);

@@ -58,7 +58,8 @@ OBJECT_DECLARE_SIMPLE_TYPE(CX3State, CONNECTX3)
 	X(bf_writes) X(wqes) X(cqes) X(eqes) X(interrupts)		\
 	X(cq_arms) X(tx_frames) X(tx_bytes) X(rx_frames) X(rx_bytes)	\
 	X(rx_dropped) X(tx_paused) X(pcie_in_bytes) X(pcie_out_bytes)	\
-	X(pcie_in_tlps) X(pcie_out_tlps) X(pcie_tlp_overhead_bytes)
+	X(pcie_in_tlps) X(pcie_out_tlps) X(pcie_tlp_overhead_bytes)	\
+	X(link_dropped)
 
 typedef struct CX3Counters {
 #define CX3_CTR_FIELD(n) uint64_t n;
@@ -76,6 +77,15 @@ typedef struct CX3Counters {
 #define CX3_CTR_MAGIC		0x43583343
 #define CX3_CTR_NAME_LEN	24
 #define CX3_CTR_ENTRY		32
+
+/*
+ * BAR0 page of test controls: absent on silicon, never used by mlx4.
+ * Little-endian u32 registers:
+ *   CX3_TEST_CABLE  1: the ports are cabled (power-on and after a reset),
+ *                   0: the cable is pulled, no link on either port
+ */
+#define CX3_TEST_PAGE		0xc1000
+#define CX3_TEST_CABLE		0x0
 
 /* command status, as mlx4_core's cmd.c decodes it */
 enum {
@@ -185,6 +195,7 @@ struct CX3State {
 	CX3Counters ctr;
 	CX3Port port[CX3_NUM_PORTS];
 	CX3Hca hca;
+	bool unplugged;			/* CX3_TEST_CABLE written 0 */
 	/* the parts' own state: see connectx3_cmd.c and connectx3_dp.c */
 	struct CX3Core *core;
 	struct CX3Dp *dp;
@@ -245,6 +256,8 @@ bool cx3_eq_cmd_done(CX3State *s, uint16_t token, uint8_t status,
 		     uint64_t out_param);
 /* both ends of the cable open: the link is up on both ports */
 bool cx3_port_link(CX3State *s, unsigned int port);
+/* plug or pull the cable (CX3_TEST_CABLE): link events as they follow */
+void cx3_cable_set(CX3State *s, bool plugged);
 /*
  * a frame that left (TX) or entered (RX) port PORT (1-based) on the
  * wire: FRAME as on the wire (any VLAN tag the port inserted included,

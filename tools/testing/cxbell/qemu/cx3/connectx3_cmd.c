@@ -632,7 +632,7 @@ static uint64_t port_mac(unsigned int port)	/* 1-based */
 
 bool cx3_port_link(CX3State *s, unsigned int port)
 {
-	return s->port[0].open && s->port[1].open;
+	return s->port[0].open && s->port[1].open && !s->unplugged;
 }
 
 static int cmd_query_port(CX3State *s, CX3Cmd *c)
@@ -725,6 +725,14 @@ static void port_event(CX3State *s, bool before)
 		cx3_eq_async(s, EV_PORT_CHANGE, before ? PORT_CHANGE_DOWN :
 			     PORT_CHANGE_ACTIVE, data);
 	}
+}
+
+void cx3_cable_set(CX3State *s, bool plugged)
+{
+	bool before = cx3_port_link(s, 0);
+
+	s->unplugged = !plugged;
+	port_event(s, before);
 }
 
 static int cmd_port_open(CX3State *s, CX3Cmd *c, bool open)

@@ -1276,6 +1276,14 @@ static bool wire(CX3State *s, unsigned int port, const uint8_t *f,
 	unsigned int peer = port == 1 ? 2 : 1;
 	uint32_t mtu = s->port[peer - 1].mtu;
 
+	if (s->unplugged) {
+		/* no link: the sender's MAC drops it */
+		tx_count(s, port, f, len);
+		dbg_drop(s, "cable pulled", port, peer);
+		s->ctr.link_dropped++;
+		cx3_port_drop(s, port, true);
+		return true;
+	}
 	if (!s->port[port - 1].open || !s->port[peer - 1].open) {
 		tx_count(s, port, f, len);
 		dbg_drop(s, "port closed", port, peer);

@@ -1,0 +1,472 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# cxbell_mlx4 (the cxbell core on the stock mlx4_core, in place of
+# mlx4_en) on the QEMU ConnectX-3 model (vm-run --cx3; run-tests boots
+# tests/cx3-*.sh so), set up as README's "On a ConnectX host" says: the
+# tests cx3-stock.sh runs for mlx4_en, and the doorbell policies the sim
+# tests run (doorbell.sh), counted by the device.
+#
+# Set-up (README, with kmod's modprobe, which the guest carries beside
+# busybox's: /etc/modprobe.d/cxbell-mlx4.conf from contrib/modprobe/; the
+# guest has no initrd to update):
+#   readme_load       modprobe -r mlx4_en, modprobe mlx4_core: the softdep
+#                     loads cxbell_mlx4 and cxbell, mlx4_core's request for
+#                     mlx4_en runs /bin/true ("install"), and the log says
+#                     "2 Ethernet port(s) offered to cxbell"; mlx4_en is not
+#                     loaded; no bad mlx4/cxbell line (lib.sh cx3_log_clean)
+#   netdevs           one netdev under each cxbell_mlx4.port.N auxiliary
+#                     device, dev_port N, ethtool -i driver cxbell, bus-info
+#                     cxbell_mlx4.port.N, distinct unicast MACs
+#   ethtool           ethtool, -i, -S, -g, -l, -k, -c, -a,
+#                     --show-priv-flags read; blueflame on (the model has
+#                     BlueFlame registers); pause on both ways (the
+#                     default, as mlx4_en's)
+#   reload_x3         README's switch-back order (modprobe -r cxbell_mlx4
+#                     cxbell, modprobe -r mlx4_core) and modprobe mlx4_core
+#                     again, 3 times: the softdep brings cxbell_mlx4 back,
+#                     the same interfaces, a clean log, 0 violations
+# Datapath, with deltas of the model's counters (cx3stat) and of cxbell's
+# ethtool -S around every run:
+#   ports_up          both ports up, carrier within 10 s; port 1's TX
+#                     ring 4096 TXBBs (a late NAPI poll must not stop the
+#                     queue in the policy runs)
+#   pktgen_OPT_BF_B   for doorbell_opt OPT in 0 1 3, blueflame BF on/off,
+#                     pktgen burst B in 1 8 32: COUNT 60-byte frames from
+#                     port 1 to port 2, pause off (a receiver out of buffers
+#                     drops rather than stops the queue):
+#                       SENT == COUNT == tx_packets == model tx_frames
+#                       model tx_frames == rx_frames + rx_dropped
+#                         (+ link_dropped: 0 with the cable in),
+#                       rx_packets of port 2 == model rx_frames
+#                       model send doorbells == tx_doorbells,
+#                       model bf_writes == tx_blueflame (the device saw
+#                       exactly the rings the driver counted)
+#                       tx_packets == (tx_doorbells - by_completion)
+#                         + tx_blueflame + tx_xmit_more + deferred
+#                       blueflame off: bf_writes == 0
+#                       OPT 0: send doorbells + bf_writes == COUNT / B,
+#                         tx_xmit_more == COUNT - COUNT / B, no queue stop
+#                       0 violations
+#   inline            tx-copybreak 464, burst 8, blueflame on: tx_inline ==
+#                     COUNT, bf_writes == COUNT / 8, the frames arrive
+#   queue_stops       the smallest TX ring (ethtool -G tx 64), pause on,
+#                     burst 256, COUNT_STOP frames: none lost (model
+#                     rx_dropped 0, rx_frames == SENT), the queue stopped
+#                     and rang on stop (tx_doorbell_on_stop > 0),
+#                     tx_queue_stopped == tx_wake_queue, device rings ==
+#                     driver rings, 0 violations
+#   cable_pull        the model's test register pulls the cable (cx3stat
+#                     -c 0): mlx4_core's port-change events take the
+#                     carrier off both ports within 5 s; plugged back
+#                     (-c 1) it returns within 10 s, and a pktgen run at
+#                     burst 8 again rings exactly COUNT / 8 times with the
+#                     device agreeing, 0 violations
+#   ping, tcp_64mib   between netns a (10.0.0.1) and b (10.0.0.2) across
+#                     the cable: 10/10, 64 MiB sha256
+#   datapath_clean    0 violations; tx_frames == rx_frames + rx_dropped
+#                     over the whole run
+#   unload_clean      modprobe -r cxbell_mlx4 cxbell, modprobe -r
+#                     mlx4_core: no netdev left, a clean log
+#
+#   cx3-cxbell.sh [COUNT]  COUNT (default 9600) a multiple of 32
+. /cxbell/lib.sh
+
+COUNT=${1:-9600}
+COUNT_STOP=20000
+TCP_MB=64
+OPTS="0 1 3"
+BFS="on off"
+BURSTS="1 8 32"
+
+ktap_plan $((12 + $(set -- $OPTS; echo $#) * 2 * $(set -- $BURSTS; echo $#)))
+no_ipv6
+
+loaded() { [ -d "/sys/module/$1" ]; }
+AUX=/sys/bus/auxiliary/devices
+
+# kmod's tools first in PATH, and as the kernel's modprobe (request_module
+# of mlx4_core for mlx4_en), so that the modprobe.d file acts as on a host.
+kmod_setup()
+{
+	[ -x /usr/bin/kmod ] || { ktap_diag "no kmod in the guest"; return 1; }
+	mkdir -p /tmp/kmod /etc/modprobe.d
+	for _c in modprobe rmmod insmod lsmod modinfo; do
+		ln -sf /usr/bin/kmod "/tmp/kmod/$_c"
+	done
+	PATH=/tmp/kmod:$PATH
+	echo /tmp/kmod/modprobe >/proc/sys/kernel/modprobe
+	# README: "cp contrib/modprobe/cxbell-mlx4.conf /etc/modprobe.d/"
+	(cd /cxbell && cp contrib/modprobe/cxbell-mlx4.conf /etc/modprobe.d/)
+}
+
+# The cxbell netdev of auxiliary port N.
+port_if() { set -- "$AUX/cxbell_mlx4.port.$1"/net/*; [ -e "$1" ] && echo "${1##*/}"; }
+two_netdevs() { port_if 0 >/dev/null && port_if 1 >/dev/null; }
+no_netdev() { ! port_if 0 >/dev/null && ! port_if 1 >/dev/null; }
+
+# README: "modprobe mlx4_core  # the softdep loads cxbell_mlx4, cxbell"
+load_readme()
+{
+	modprobe mlx4_core || { ktap_diag "modprobe mlx4_core failed"; return 1; }
+	wait_until 20 two_netdevs || {
+		ktap_diag "netdevs: $(ls "$AUX" | tr '\n' ' '), want two cxbell_mlx4 ports"
+		return 1
+	}
+	p1=$(port_if 0) p2=$(port_if 1)
+	m2=$(cat "/sys/class/net/$p2/address")
+}
+
+# README: "modprobe -r cxbell_mlx4 cxbell; ... modprobe -r mlx4_core"
+unload_readme()
+{
+	modprobe -r cxbell_mlx4 cxbell || { ktap_diag "modprobe -r cxbell_mlx4 cxbell failed"; return 1; }
+	modprobe -r mlx4_core || { ktap_diag "modprobe -r mlx4_core failed"; return 1; }
+	wait_until 5 no_netdev || { ktap_diag "netdevs left: $(ls "$AUX")"; return 1; }
+}
+
+viol_zero()
+{
+	_v=$(cx3_ctr violations) || return 1
+	eq "$_v" 0 "model violations${1:+ ($1)}"
+}
+
+readme_load()
+{
+	[ -n "$(cx3_pci)" ] || { ktap_diag "no PCI 15b3:1003 function (not vm-run --cx3?)"; return 1; }
+	kmod_setup || return 1
+	dmesg -c >/dev/null
+	# README: "modprobe -r mlx4_en" (not loaded here: a no-op)
+	modprobe -r mlx4_en || { ktap_diag "modprobe -r mlx4_en failed"; return 1; }
+	load_readme
+	_rc=$?
+	sleep 1
+	cx3_log
+	cx3_has_line "cxbell_mlx4: 2 Ethernet port(s) offered to cxbell" || _rc=1
+	for _m in cxbell_mlx4 cxbell; do
+		loaded $_m || { ktap_diag "$_m not loaded (softdep)"; _rc=1; }
+	done
+	loaded mlx4_en && { ktap_diag "mlx4_en loaded despite modprobe.d"; _rc=1; }
+	cx3_log_clean || _rc=1
+	viol_zero || _rc=1
+	[ $_rc = 0 ] || printf '%s\n' "$log_lines" | tail -n 30 | sed 's/^/# mlx4: /'
+	return $_rc
+}
+
+netdevs_ok()
+{
+	[ -n "$p2" ] || return 1
+	_rc=0
+	for _i in 0 1; do
+		_n=$(port_if $_i)
+		eq "$(cat "/sys/class/net/$_n/dev_port")" $_i "dev_port of $_n" || _rc=1
+		eq "$(ethtool -i "$_n" | sed -n 's/^driver: //p')" cxbell "driver of $_n" || _rc=1
+		eq "$(ethtool -i "$_n" | sed -n 's/^bus-info: //p')" "cxbell_mlx4.port.$_i" \
+			"bus-info of $_n" || _rc=1
+	done
+	m1=$(cat "/sys/class/net/$p1/address")
+	ktap_diag "port 1: $p1 $m1, port 2: $p2 $m2"
+	[ "$m1" != "$m2" ] || { ktap_diag "both ports have MAC $m1"; _rc=1; }
+	case $m1$m2 in
+	*00:00:00:00:00:00*) ktap_diag "a zero MAC"; _rc=1 ;;
+	esac
+	return $_rc
+}
+
+ethtool_ok()
+{
+	[ -n "$p2" ] || return 1
+	_rc=0
+	for _n in $p1 $p2; do
+		ethtool "$_n" >/tmp/et.out 2>&1 || { ktap_diag "ethtool $_n: $(tail -n 1 /tmp/et.out)"; _rc=1; }
+		for _o in -i -S -g -l -k -c -a --show-priv-flags; do
+			ethtool $_o "$_n" >/dev/null 2>/tmp/et.err ||
+				{ ktap_diag "ethtool $_o $_n: $(cat /tmp/et.err)"; _rc=1; }
+		done
+		eq "$(cxb_priv_flag "$_n" blueflame)" on "blueflame of $_n" || _rc=1
+		eq "$(ethtool -a "$_n" | awk '/^(RX|TX):/ {printf "%s ", $2}')" "on on " \
+			"pause of $_n" || _rc=1
+	done
+	cx3_log
+	cx3_log_clean || _rc=1
+	return $_rc
+}
+
+ifaces() { ls /sys/class/net | sort | tr '\n' ' '; }
+
+reload_x3()
+{
+	_rc=0
+	_with=$(ifaces)
+	for _i in 1 2 3; do
+		unload_readme || return 1
+		for _m in cxbell_mlx4 cxbell mlx4_core; do
+			loaded $_m && { ktap_diag "round $_i: $_m still loaded"; _rc=1; }
+		done
+		load_readme || return 1
+		eq "$(ifaces)" "$_with" "interfaces after round $_i" || _rc=1
+		cx3_log
+		cx3_log_clean || { ktap_diag "round $_i: bad lines"; _rc=1; }
+		viol_zero "after load $_i" || _rc=1
+	done
+	return $_rc
+}
+
+carrier() { [ "$(cat "/sys/class/net/$1/carrier" 2>/dev/null)" = 1 ]; }
+
+ports_up()
+{
+	[ -n "$p2" ] || return 1
+	ip link set "$p1" up && ip link set "$p2" up || return 1
+	_rc=0
+	wait_until 10 carrier "$p1" || { ktap_diag "no carrier on $p1"; _rc=1; }
+	wait_until 10 carrier "$p2" || { ktap_diag "no carrier on $p2"; _rc=1; }
+	# room for a NAPI poll that comes late (TCG on a loaded host): the
+	# policy runs count on no queue stop
+	ethtool -G "$p1" tx 4096 || _rc=1
+	cx3_log
+	cx3_log_clean || _rc=1
+	[ $_rc = 0 ] && up=1
+	return $_rc
+}
+
+# The counters of one run: PREFIX_x (model), PREFIX_e1_x, PREFIX_e2_x.
+pg_snap()
+{
+	eval "$(cx3_snap "$1")"
+	eval "$(cxb_snap "$1_e1" "$p1")"
+	eval "$(cxb_snap "$1_e2" "$p2")"
+}
+
+# SENT frames arrived at $p2 or were dropped by the model.
+rx2()
+{
+	[ $(($(cxb_stat "$p2" rx_packets) - b_e2_rx_packets +
+	     $(cx3_ctr rx_dropped) - b_rx_dropped)) -ge "$1" ]
+}
+
+# Send doorbells (UAR + 0x14) the model saw in the last run: its
+# sq_doorbells counter, or else all its doorbell writes less the CQ arms
+# and the EQ doorbells (one per interrupt: mlx4_eq_int() updates the
+# consumer index and re-arms once per interrupt).
+model_sq_db()
+{
+	if [ -n "${a_sq_doorbells:-}" ]; then
+		cx3_d sq_doorbells
+	else
+		echo $(($(cx3_d doorbells) - $(cx3_d cq_arms) - $(cx3_d interrupts)))
+	fi
+}
+
+tx_frames0=
+# run_pktgen COUNT BURST: pktgen from $p1 to $p2, the snapshots around it
+# in b_* and a_*, SENT in $sent.
+run_pktgen()
+{
+	[ "$up" = 1 ] || { ktap_diag "ports not up"; return 1; }
+	pg_snap b
+	[ -n "$tx_frames0" ] || {
+		tx_frames0=$b_tx_frames rx_frames0=$b_rx_frames rx_dropped0=$b_rx_dropped
+		link_dropped0=$b_link_dropped
+	}
+	_res=$(pktgen_run "$p1" "$1" "$2" "$m2" 60) || return 1
+	sent=${_res#* }
+	wait_until 10 rx2 "$sent"
+	# the last completions and NAPI polls (a deferred doorbell rings there)
+	sleep 0.3
+	pg_snap a
+	ktap_diag "burst $2: sent $sent (${_res%% *} pps):" \
+		"device send doorbells $(model_sq_db) bf_writes $(cx3_d bf_writes)" \
+		"tx_frames $(cx3_d tx_frames) rx_frames $(cx3_d rx_frames)" \
+		"rx_dropped $(cx3_d rx_dropped) tx_paused $(cx3_d tx_paused);" \
+		"driver tx_doorbells $(cx3_d e1_tx_doorbells)" \
+		"tx_blueflame $(cx3_d e1_tx_blueflame) xmit_more $(cx3_d e1_tx_xmit_more)" \
+		"deferred $(cx3_d e1_tx_doorbell_deferred)" \
+		"by_completion $(cx3_d e1_tx_doorbell_by_completion)" \
+		"on_stop $(cx3_d e1_tx_doorbell_on_stop)" \
+		"queue_stopped $(cx3_d e1_tx_queue_stopped)"
+}
+
+# What every run must show: the device saw the driver's rings and frames.
+run_common()
+{
+	_rc=0
+	eq "$(cx3_d e1_tx_packets)" "$sent" "tx_packets of $p1" || _rc=1
+	eq "$(cx3_d tx_frames)" "$sent" "model tx_frames" || _rc=1
+	eq $(($(cx3_d rx_frames) + $(cx3_d rx_dropped) + $(cx3_d link_dropped))) \
+		"$(cx3_d tx_frames)" \
+		"model rx_frames + rx_dropped + link_dropped vs tx_frames" || _rc=1
+	eq "$(cx3_d e2_rx_packets)" "$(cx3_d rx_frames)" \
+		"rx_packets of $p2 vs model rx_frames" || _rc=1
+	eq "$(model_sq_db)" "$(cx3_d e1_tx_doorbells)" \
+		"device send doorbells vs tx_doorbells" || _rc=1
+	eq "$(cx3_d bf_writes)" "$(cx3_d e1_tx_blueflame)" \
+		"device bf_writes vs tx_blueflame" || _rc=1
+	eq "$(cx3_d e1_tx_packets)" \
+		$(($(cx3_d e1_tx_doorbells) - $(cx3_d e1_tx_doorbell_by_completion) +
+		   $(cx3_d e1_tx_blueflame) + $(cx3_d e1_tx_xmit_more) +
+		   $(cx3_d e1_tx_doorbell_deferred))) \
+		"tx_packets vs rings + xmit_more + deferred" || _rc=1
+	eq "$(cx3_d violations)" 0 "model violations" || _rc=1
+	return $_rc
+}
+
+pktgen_policy()
+{
+	_opt=$1 _bf=$2 _b=$3
+	echo "$_opt" >"/sys/class/net/$p1/doorbell_opt" || return 1
+	ethtool --set-priv-flags "$p1" blueflame "$_bf" || return 1
+	cx3_pause_set off "$p1" "$p2" || return 1
+	run_pktgen "$COUNT" "$_b" || return 1
+	_rc=0
+	eq "$sent" "$COUNT" "pktgen sent" || _rc=1
+	run_common || _rc=1
+	[ "$_bf" = off ] && { eq "$(cx3_d bf_writes)" 0 "bf_writes (blueflame off)" || _rc=1; }
+	if [ "$_opt" = 0 ]; then
+		_rings=$((COUNT / _b))
+		eq $(($(model_sq_db) + $(cx3_d bf_writes))) $_rings \
+			"device send doorbells + bf_writes" || _rc=1
+		eq "$(cx3_d e1_tx_xmit_more)" $((COUNT - _rings)) "tx_xmit_more" || _rc=1
+		eq "$(cx3_d e1_tx_queue_stopped)" 0 "tx_queue_stopped" || _rc=1
+	fi
+	ktap_diag "doorbell_opt $_opt blueflame $_bf burst $_b:" \
+		"$(($(model_sq_db) + $(cx3_d bf_writes))) rings for $sent frames," \
+		"the peer dropped $(cx3_d rx_dropped) (pause off)"
+	return $_rc
+}
+
+inline_ok()
+{
+	echo 0 >"/sys/class/net/$p1/doorbell_opt" || return 1
+	ethtool --set-priv-flags "$p1" blueflame on || return 1
+	ethtool --set-tunable "$p1" tx-copybreak 464 || return 1
+	cx3_pause_set off "$p1" "$p2" || return 1
+	run_pktgen "$COUNT" 8
+	_r=$?
+	ethtool --set-tunable "$p1" tx-copybreak 0 || return 1
+	[ $_r = 0 ] || return 1
+	_rc=0
+	eq "$sent" "$COUNT" "pktgen sent" || _rc=1
+	run_common || _rc=1
+	eq "$(cx3_d e1_tx_inline)" "$COUNT" "tx_inline" || _rc=1
+	eq "$(cx3_d bf_writes)" $((COUNT / 8)) "bf_writes" || _rc=1
+	return $_rc
+}
+
+queue_stops()
+{
+	ethtool -G "$p1" tx 64 || return 1
+	cx3_pause_set on "$p1" "$p2" || return 1
+	echo 0 >"/sys/class/net/$p1/doorbell_opt" || return 1
+	ethtool --set-priv-flags "$p1" blueflame on || return 1
+	run_pktgen $COUNT_STOP 256
+	_r=$?
+	ethtool -G "$p1" tx 4096 || return 1
+	[ $_r = 0 ] || return 1
+	_rc=0
+	run_common || _rc=1
+	eq "$(cx3_d rx_dropped)" 0 "model rx_dropped (pause on)" || _rc=1
+	eq "$(cx3_d rx_frames)" "$sent" "model rx_frames" || _rc=1
+	[ "$(cx3_d e1_tx_doorbell_on_stop)" -gt 0 ] ||
+		{ ktap_diag "no doorbell on stop"; _rc=1; }
+	eq "$(cx3_d e1_tx_queue_stopped)" "$(cx3_d e1_tx_wake_queue)" \
+		"tx_queue_stopped vs tx_wake_queue" || _rc=1
+	return $_rc
+}
+
+nocarrier() { ! carrier "$1"; }
+
+cable_pull()
+{
+	[ "$up" = 1 ] || { ktap_diag "ports not up"; return 1; }
+	_rc=0
+	cx3stat -c 0 || return 1
+	if wait_until 5 nocarrier "$p1" && wait_until 5 nocarrier "$p2"; then
+		ktap_diag "cable pulled: no carrier on $p1 and $p2"
+	else
+		ktap_diag "cable pulled, carrier still on: $p1 $(cat "/sys/class/net/$p1/carrier")," \
+			"$p2 $(cat "/sys/class/net/$p2/carrier")"
+		_rc=1
+	fi
+	cx3stat -c 1 || return 1
+	wait_until 10 carrier "$p1" && wait_until 10 carrier "$p2" ||
+		{ ktap_diag "cable plugged, no carrier"; return 1; }
+	echo 0 >"/sys/class/net/$p1/doorbell_opt" || return 1
+	cx3_pause_set off "$p1" "$p2" || return 1
+	run_pktgen "$COUNT" 8 || return 1
+	eq "$sent" "$COUNT" "pktgen sent" || _rc=1
+	run_common || _rc=1
+	eq $(($(model_sq_db) + $(cx3_d bf_writes))) $((COUNT / 8)) \
+		"device send doorbells + bf_writes" || _rc=1
+	cx3_log
+	cx3_log_clean || _rc=1
+	return $_rc
+}
+
+pinged=0
+ping_ok()
+{
+	[ "$up" = 1 ] || { ktap_diag "ports not up"; return 1; }
+	cxb_netns_pair "$p1" "$p2" 10 || return 1
+	_out=$(ip netns exec a ping -c 10 -i 0.2 -W 2 10.0.0.2 2>&1)
+	ktap_diag "$(printf '%s\n' "$_out" | grep 'packets transmitted')"
+	printf '%s\n' "$_out" | grep -q '^10 packets transmitted, 10 packets received' || return 1
+	pinged=1
+}
+
+tcp_ok()
+{
+	[ $pinged = 1 ] || { ktap_diag "ping failed: not tried"; return 1; }
+	head -c $((TCP_MB * 1024 * 1024)) /dev/urandom >/tmp/src || return 1
+	_sum=$(sha256sum </tmp/src | cut -d' ' -f1)
+	tcp_ab /tmp/src
+	ktap_diag "$TCP_MB MiB in $tcp_secs s"
+	tcp_ab_ok "$_sum"
+}
+
+datapath_clean()
+{
+	[ -n "$tx_frames0" ] || { ktap_diag "no datapath case ran"; return 1; }
+	eval "$(cx3_snap z)"
+	ktap_diag "model: $(cx3stat | tr '\n' ' ')"
+	_rc=0
+	eq "$z_violations" 0 "model violations" || _rc=1
+	eq "$((z_tx_frames - tx_frames0))" \
+		"$((z_rx_frames - rx_frames0 + z_rx_dropped - rx_dropped0 +
+		    z_link_dropped - link_dropped0))" \
+		"model tx_frames vs rx_frames + rx_dropped + link_dropped since the first pktgen run" ||
+		_rc=1
+	return $_rc
+}
+
+unload_clean()
+{
+	for _ns in a b; do
+		ip netns list | grep -q "^$_ns" && ip netns del "$_ns"
+	done
+	dmesg -c >/dev/null
+	unload_readme || return 1
+	cx3_log
+	cx3_log_clean
+}
+
+p1= p2= m1= m2= up=0
+ktap_ok readme_load readme_load
+ktap_ok netdevs netdevs_ok
+ktap_ok ethtool ethtool_ok
+ktap_ok reload_x3 reload_x3
+ktap_ok ports_up ports_up
+for OPT in $OPTS; do
+	for BF in $BFS; do
+		for B in $BURSTS; do
+			ktap_ok "pktgen_${OPT}_${BF}_$B" pktgen_policy "$OPT" "$BF" "$B"
+		done
+	done
+done
+ktap_ok inline inline_ok
+ktap_ok queue_stops queue_stops
+ktap_ok cable_pull cable_pull
+ktap_ok ping ping_ok
+ktap_ok tcp_64mib tcp_ok
+ktap_ok datapath_clean datapath_clean
+ktap_ok unload_clean unload_clean
+ktap_finish
