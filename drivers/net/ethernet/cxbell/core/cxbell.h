@@ -462,6 +462,8 @@ void cxb_tx_flush_deferred(struct cxb_tx_ring *ring);
 bool cxb_tx_kick_stalled(struct cxb_tx_ring *ring);
 void cxb_tx_err_cqe(struct cxb_channel *ch, u16 wqe_index, u8 syndrome,
 		    u8 vendor_syndrome, bool napi);
+void cxb_tx_bad_cqe(struct cxb_channel *ch, u16 wqe_index, u32 cons,
+		    bool napi);
 int cxb_rx_ring_fill(struct cxb_rx_ring *ring, gfp_t gfp);
 void cxb_rx_ring_drain(struct cxb_rx_ring *ring);
 bool cxb_tx_defer_doorbell_gen(struct cxb_tx_ring *ring);

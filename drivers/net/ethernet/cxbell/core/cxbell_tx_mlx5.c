@@ -412,6 +412,7 @@ bool cxb_mlx5_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 	for (;;) {
 		u16 wqe_counter;
 		u32 walked = 0;
+		bool bad;
 
 		cqe = &cq->buf64[ci & (cq->size - 1)];
 		if (!cxb_mlx5_cqe_sw_owned(cqe, ci, cq->size))
@@ -421,16 +422,28 @@ bool cxb_mlx5_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 		/* Read the CQE only after its owner bit said it is ours. */
 		dma_rmb();
 		wqe_counter = be16_to_cpu(cqe->wqe_counter);
+		/* as in the mlx4 walk (cxb_tx_complete) */
+		bad = (u16)(wqe_counter - (u16)cons) >= ring->size;
 		if (unlikely(get_cqe_opcode(cqe) != MLX5_CQE_REQ)) {
 			const struct mlx5_err_cqe *err = (const void *)cqe;
 
-			if (get_cqe_opcode(cqe) == MLX5_CQE_REQ_ERR)
+			bad |= (u16)(wqe_counter - (u16)cons) >=
+			       (u16)(READ_ONCE(ring->prod) - cons);
+			if (bad)
+				;
+			else if (get_cqe_opcode(cqe) == MLX5_CQE_REQ_ERR)
 				cxb_tx_err_cqe(ch, wqe_counter, err->syndrome,
 					       err->vendor_err_synd, napi);
 			else
 				netdev_warn_once(ch->priv->netdev,
 						 "TX queue %u: CQE opcode %#x\n",
 						 ch->idx, get_cqe_opcode(cqe));
+		}
+		if (unlikely(bad)) {
+			cxb_tx_bad_cqe(ch, wqe_counter, cons, napi);
+			ci++;
+			ncqe++;
+			continue;
 		}
 
 		/* Free every WQE up to and including the completed one. */

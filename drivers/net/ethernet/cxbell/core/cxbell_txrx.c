@@ -696,6 +696,23 @@ void cxb_tx_err_cqe(struct cxb_channel *ch, u16 wqe_index, u8 syndrome,
 	cxb_schedule_reset(ch->priv);
 }
 
+/* A CQE (either generation) naming WQE @wqe_index, which is not between
+ * @cons and prod: the device and the ring disagree. Nothing is freed for
+ * it; the queue is reset as after an error CQE (counted there too).
+ */
+noinline void cxb_tx_bad_cqe(struct cxb_channel *ch, u16 wqe_index, u32 cons,
+			     bool napi)
+{
+	struct cxb_tx_ring *ring = &ch->tx;
+
+	if (net_ratelimit())
+		netdev_err(ch->priv->netdev,
+			   "TX queue %u: CQE for WQE %u, outstanding %u..%u\n",
+			   ch->idx, wqe_index, (u16)cons,
+			   (u16)(READ_ONCE(ring->prod) - 1));
+	cxb_tx_err_cqe(ch, wqe_index, 0, 0, napi);
+}
+
 /* After a completion walk of either generation freed @pkts packets up to
  * @cons from @ncqe CQEs: record the CQ's consumer index (@ci, as the
  * device wants it in @ci_rec), publish cons, feed BQL, wake the queue and
@@ -764,15 +781,32 @@ static bool cxb_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 	while (cxb_mlx4_cq_next(cq, ci, &cqe)) {
 		u16 wqe_index;
 		u32 walked = 0;
+		bool bad;
 
 		if (unlikely(ncqe == CXB_TX_CQ_BUDGET))
 			break;
 		wqe_index = be16_to_cpu(cqe->wqe_index);
+		/* wqe_index is the 16-bit WQE counter of the completed WQE,
+		 * which must be outstanding: a walk to any other one would
+		 * free WQEs the device still owns and run past prod. Within
+		 * a ring's length of cons always; an error CQE, the one a
+		 * device in trouble writes, is checked against prod too.
+		 */
+		bad = (u16)(wqe_index - (u16)cons) >= ring->size;
 		if (unlikely(cxb_mlx4_cqe_is_err(cqe))) {
 			const struct mlx4_err_cqe *err = (const void *)cqe;
 
-			cxb_tx_err_cqe(ch, wqe_index, err->syndrome,
-				       err->vendor_err_syndrome, napi);
+			bad |= (u16)(wqe_index - (u16)cons) >=
+			       (u16)(READ_ONCE(ring->prod) - cons);
+			if (!bad)
+				cxb_tx_err_cqe(ch, wqe_index, err->syndrome,
+					       err->vendor_err_syndrome, napi);
+		}
+		if (unlikely(bad)) {
+			cxb_tx_bad_cqe(ch, wqe_index, cons, napi);
+			ci++;
+			ncqe++;
+			continue;
 		}
 
 		/* Free every WQE up to and including the completed one. */
