@@ -5,6 +5,7 @@
  *
  *   cx3stat [-d BDF] [NAME]
  *   cx3stat [-d BDF] -c 0|1
+ *   cx3stat [-d BDF] -e N
  *
  * Finds the PCI function 15b3:1003 in /sys/bus/pci/devices (the first
  * one, or BDF, e.g. 0000:00:02.0; also $CX3STAT_DEV), maps 4 KiB of its
@@ -25,9 +26,11 @@
  * with iomem=relaxed, which vm-run --cx3 does.
  *
  * With -c, it instead pulls (0) or plugs (1) the cable between the two
- * ports: the model's test page at BAR0 0xc1000 (also absent on silicon),
- * u32 at 0x0, little-endian; written only once the counters page's magic
- * proved the function is the model, and read back.
+ * ports; with -e, the next N send WQEs the device executes fail with an
+ * error CQE. Both are registers of the model's test page at BAR0 0xc1000
+ * (also absent on silicon; u32 at 0x0 and 0x4, little-endian), written
+ * only once the counters page's magic proved the function is the model,
+ * and read back.
  *
  * Exit status: 0; 1 if there is no such device, the mapping fails, the
  * magic is wrong or NAME is not a counter; 2 on a usage error.
@@ -37,6 +40,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -56,6 +60,7 @@
 #define CTR_MAX		((CTR_MAP - CTR_HDR) / CTR_ENTRY)
 #define TEST_PAGE	0xc1000
 #define TEST_CABLE	0x0
+#define TEST_FAIL_SENDS	0x4
 
 static const char *sysfs = "/sys/bus/pci/devices";
 
@@ -129,8 +134,8 @@ static uint64_t rd64(const uint8_t *p, size_t off)
 	return (uint64_t)hi << 32 | lo;
 }
 
-/* Write the test page's cable register of the model behind FD. */
-static int set_cable(int fd, const char *dev, uint32_t plugged)
+/* Write register OFF of the test page of the model behind FD. */
+static int set_test(int fd, const char *dev, size_t off, uint32_t val)
 {
 	uint32_t *reg;
 	uint8_t *page;
@@ -144,13 +149,13 @@ static int set_cable(int fd, const char *dev, uint32_t plugged)
 		return 1;
 	}
 	/* one aligned 32-bit store and load each, as rd32() */
-	reg = (uint32_t *)(page + TEST_CABLE);
-	__atomic_store_n(reg, plugged, __ATOMIC_RELAXED);
+	reg = (uint32_t *)(page + off);
+	__atomic_store_n(reg, val, __ATOMIC_RELAXED);
 	back = __atomic_load_n(reg, __ATOMIC_RELAXED);
 	munmap(page, CTR_MAP);
-	if (back != plugged) {
-		fprintf(stderr, "cx3stat: %s: cable register reads %u, wrote %u\n",
-			dev, back, plugged);
+	if (back != val) {
+		fprintf(stderr, "cx3stat: %s: test register 0x%zx reads %u, wrote %u\n",
+			dev, off, back, val);
 		return 1;
 	}
 	return 0;
@@ -159,7 +164,8 @@ static int set_cable(int fd, const char *dev, uint32_t plugged)
 static void bad_usage(void)
 {
 	fputs("usage: cx3stat [-d BDF] [NAME]\n"
-	      "       cx3stat [-d BDF] -c 0|1\n", stderr);
+	      "       cx3stat [-d BDF] -c 0|1\n"
+	      "       cx3stat [-d BDF] -e N\n", stderr);
 	exit(2);
 }
 
@@ -169,14 +175,27 @@ int main(int argc, char **argv)
 	char dev[256], path[512], name[CTR_NAME + 1];
 	const uint8_t *page;
 	uint32_t magic, count, i;
-	int fd, opt, found = 0, cable = -1;
+	int fd, opt, found = 0, set = 0;
+	size_t reg = 0;
+	unsigned long val = 0;
+	char *end;
 
-	while ((opt = getopt(argc, argv, "c:d:h")) != -1) {
+	while ((opt = getopt(argc, argv, "c:d:e:h")) != -1) {
 		switch (opt) {
 		case 'c':
 			if (strcmp(optarg, "0") && strcmp(optarg, "1"))
 				bad_usage();
-			cable = optarg[0] - '0';
+			set = 1;
+			reg = TEST_CABLE;
+			val = optarg[0] - '0';
+			break;
+		case 'e':
+			errno = 0;
+			val = strtoul(optarg, &end, 10);
+			if (errno || *end || end == optarg || val > UINT32_MAX)
+				bad_usage();
+			set = 1;
+			reg = TEST_FAIL_SENDS;
 			break;
 		case 'd':
 			bdf = optarg;
@@ -187,7 +206,7 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		want = argv[optind++];
-	if (optind < argc || (cable >= 0 && want))
+	if (optind < argc || (set && want))
 		bad_usage();
 
 	if (bdf && *bdf) {
@@ -204,7 +223,7 @@ int main(int argc, char **argv)
 	}
 
 	snprintf(path, sizeof(path), "%s/%s/resource0", sysfs, dev);
-	fd = open(path, cable >= 0 ? O_RDWR : O_RDONLY);
+	fd = open(path, set ? O_RDWR : O_RDONLY);
 	if (fd < 0) {
 		fprintf(stderr, "cx3stat: %s: %s\n", path, strerror(errno));
 		return 1;
@@ -226,8 +245,8 @@ int main(int argc, char **argv)
 			dev, magic, CTR_PAGE, CTR_MAGIC);
 		return 1;
 	}
-	if (cable >= 0) {
-		i = set_cable(fd, dev, cable);
+	if (set) {
+		i = set_test(fd, dev, reg, val);
 		close(fd);
 		return i;
 	}

@@ -61,6 +61,15 @@
 #                     (-c 1) it returns within 10 s, and a pktgen run at
 #                     burst 8 again rings exactly COUNT / 8 times with the
 #                     device agreeing, 0 violations
+#   tx_error          the model fails the next 3 send WQEs (cx3stat -e 3):
+#                     pktgen 2000 frames at burst 1, pause on: 3 error
+#                     CQEs (model sq_errors), each counted (tx_err_cqe) and
+#                     followed by one datapath reset (tx_recover), no
+#                     watchdog timeout; every frame accounted: SENT ==
+#                     model tx_frames + tx_err_cqe + tx_dropped, the peer
+#                     got every frame the model sent, 0 violations; the
+#                     log has the driver's
+#                     "error CQE ... resetting" lines and nothing else bad
 #   ping, tcp_64mib   between netns a (10.0.0.1) and b (10.0.0.2) across
 #                     the cable: 10/10, 64 MiB sha256
 #   datapath_clean    0 violations; tx_frames == rx_frames + rx_dropped
@@ -78,7 +87,7 @@ OPTS="0 1 3"
 BFS="on off"
 BURSTS="1 8 32"
 
-ktap_plan $((12 + $(set -- $OPTS; echo $#) * 2 * $(set -- $BURSTS; echo $#)))
+ktap_plan $((13 + $(set -- $OPTS; echo $#) * 2 * $(set -- $BURSTS; echo $#)))
 no_ipv6
 
 loaded() { [ -d "/sys/module/$1" ]; }
@@ -402,6 +411,43 @@ cable_pull()
 	return $_rc
 }
 
+recovered() { [ $(($(cxb_stat "$p1" tx_recover) - b_e1_tx_recover)) -ge "$1" ]; }
+
+tx_error()
+{
+	[ "$up" = 1 ] || { ktap_diag "ports not up"; return 1; }
+	dmesg -c >/dev/null
+	cx3_pause_set on "$p1" "$p2" || return 1
+	echo 0 >"/sys/class/net/$p1/doorbell_opt" || return 1
+	cx3stat -e 3 || return 1
+	run_pktgen 2000 1 || return 1
+	# a reset of the third error may still run: wait, then count again
+	wait_until 10 recovered 3
+	sleep 0.5
+	pg_snap a
+	_rc=0
+	ktap_diag "sent $sent: model sq_errors $(cx3_d sq_errors) tx_frames" \
+		"$(cx3_d tx_frames); driver tx_err_cqe $(cx3_d e1_tx_err_cqe)" \
+		"tx_recover $(cx3_d e1_tx_recover) tx_dropped $(cx3_d e1_tx_dropped)" \
+		"tx_timeout $(cx3_d e1_tx_timeout)"
+	eq "$(cx3_d sq_errors)" 3 "model sq_errors" || _rc=1
+	eq "$(cx3_d e1_tx_err_cqe)" 3 "tx_err_cqe" || _rc=1
+	eq "$(cx3_d e1_tx_recover)" 3 "tx_recover" || _rc=1
+	eq "$(cx3_d e1_tx_timeout)" 0 "tx_timeout" || _rc=1
+	eq $(($(cx3_d tx_frames) + $(cx3_d e1_tx_err_cqe) + $(cx3_d e1_tx_dropped))) \
+		"$sent" "model tx_frames + tx_err_cqe + tx_dropped vs sent" || _rc=1
+	eq "$(cx3_d rx_frames)" "$(cx3_d tx_frames)" "model rx_frames vs tx_frames" || _rc=1
+	eq "$(cx3_d e2_rx_packets)" "$(cx3_d rx_frames)" "rx_packets of $p2" || _rc=1
+	eq "$(cx3_d violations)" 0 "model violations" || _rc=1
+	cx3_log
+	_n=$(printf '%s\n' "$log_lines" | grep -ac 'error CQE at WQE .*resetting')
+	ktap_diag "driver error lines: $_n"
+	[ "$_n" -ge 1 ] || { ktap_diag "no 'error CQE ... resetting' line"; _rc=1; }
+	log_lines=$(printf '%s\n' "$log_lines" | grep -av 'error CQE at WQE .*resetting')
+	cx3_log_clean || _rc=1
+	return $_rc
+}
+
 pinged=0
 ping_ok()
 {
@@ -465,6 +511,7 @@ done
 ktap_ok inline inline_ok
 ktap_ok queue_stops queue_stops
 ktap_ok cable_pull cable_pull
+ktap_ok tx_error tx_error
 ktap_ok ping ping_ok
 ktap_ok tcp_64mib tcp_ok
 ktap_ok datapath_clean datapath_clean

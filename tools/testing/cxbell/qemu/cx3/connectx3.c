@@ -265,6 +265,8 @@ static uint64_t cx3_bar0_read(void *opaque, hwaddr addr, unsigned int size)
 		return cx3_ctr_read(s, addr - CX3_CTR_PAGE);
 	if (addr == CX3_TEST_PAGE + CX3_TEST_CABLE)
 		return !s->unplugged;
+	if (addr == CX3_TEST_PAGE + CX3_TEST_FAIL_SENDS)
+		return s->fail_sends;
 	switch (addr) {
 	case CX3_OWNER:		/* 0: the function owns the device */
 	case CX3_RESET_SEM:	/* 0: semaphore taken */
@@ -298,6 +300,10 @@ static void cx3_bar0_write(void *opaque, hwaddr addr, uint64_t val,
 			return;
 		}
 		cx3_cable_set(s, val);
+		return;
+	}
+	if (addr == CX3_TEST_PAGE + CX3_TEST_FAIL_SENDS) {
+		s->fail_sends = (uint32_t)val;
 		return;
 	}
 	switch (addr) {
@@ -387,6 +393,7 @@ void cx3_reset_state(CX3State *s)
 	memset(s->port, 0, sizeof(s->port));
 	memset(&s->hca, 0, sizeof(s->hca));
 	s->unplugged = false;
+	s->fail_sends = 0;
 	pci_set_irq(PCI_DEVICE(s), 0);
 	cx3_core_reset(s);
 	cx3_dp_reset(s);

@@ -59,7 +59,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(CX3State, CONNECTX3)
 	X(cq_arms) X(tx_frames) X(tx_bytes) X(rx_frames) X(rx_bytes)	\
 	X(rx_dropped) X(tx_paused) X(pcie_in_bytes) X(pcie_out_bytes)	\
 	X(pcie_in_tlps) X(pcie_out_tlps) X(pcie_tlp_overhead_bytes)	\
-	X(link_dropped)
+	X(link_dropped) X(sq_errors)
 
 typedef struct CX3Counters {
 #define CX3_CTR_FIELD(n) uint64_t n;
@@ -83,9 +83,13 @@ typedef struct CX3Counters {
  * Little-endian u32 registers:
  *   CX3_TEST_CABLE  1: the ports are cabled (power-on and after a reset),
  *                   0: the cable is pulled, no link on either port
+ *   CX3_TEST_FAIL_SENDS  N: the next N send WQEs the device executes fail
+ *                   with a local QP operation error CQE (the QP goes to
+ *                   the send queue error state); reads what is left
  */
 #define CX3_TEST_PAGE		0xc1000
 #define CX3_TEST_CABLE		0x0
+#define CX3_TEST_FAIL_SENDS	0x4
 
 /* command status, as mlx4_core's cmd.c decodes it */
 enum {
@@ -196,6 +200,7 @@ struct CX3State {
 	CX3Port port[CX3_NUM_PORTS];
 	CX3Hca hca;
 	bool unplugged;			/* CX3_TEST_CABLE written 0 */
+	uint32_t fail_sends;		/* CX3_TEST_FAIL_SENDS */
 	/* the parts' own state: see connectx3_cmd.c and connectx3_dp.c */
 	struct CX3Core *core;
 	struct CX3Dp *dp;

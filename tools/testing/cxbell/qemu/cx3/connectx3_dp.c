@@ -1385,15 +1385,23 @@ static bool tx_lso(CX3State *s, unsigned int port, uint8_t *f,
 	return true;
 }
 
+/*
+ * The send WQE at the head failed: an error CQE, the QP to the send queue
+ * error state. IDX (its ring slot) is only for the caller's messages: the
+ * CQE's wqe_index is the 16-bit WQE counter, as in every send CQE (mlx4_ib
+ * cq.c mlx4_ib_poll_one: wq->tail += wqe_ctr - tail, errors included).
+ */
 static void sq_error(CX3State *s, CX3Qp *qp, uint16_t idx, uint8_t syn)
 {
 	uint8_t cqe[32] = { 0 };
 
+	(void)idx;
 	stl_be_p(cqe + 0, qp->qpn);
-	stw_be_p(cqe + 24, idx);
+	stw_be_p(cqe + 24, qp->sq_head & 0xffff);
 	cqe[27] = syn;
 	cqe[31] = CQE_OP_ERROR | CQE_IS_SEND;
 	qp->state = QPS_SQER;
+	s->ctr.sq_errors++;
 	cq_post(s, qp->cqn_send, cqe, true);
 }
 
@@ -1548,6 +1556,12 @@ static void sq_run(CX3State *s, CX3Qp *qp, const uint8_t *bf,
 			off = 16 + ROUND_UP(4 + lso_hdr, 16);
 		} else if (op != OP_SEND && op != OP_NOP) {
 			cx3_violation(s, "QP 0x%x: WQE opcode 0x%x", qp->qpn, op);
+			sq_error(s, qp, idx, SYN_LOCAL_QP_OP);
+			return;
+		}
+		if (op != OP_NOP && s->fail_sends) {
+			/* a fault the test page asked for: no violation */
+			s->fail_sends--;
 			sq_error(s, qp, idx, SYN_LOCAL_QP_OP);
 			return;
 		}
