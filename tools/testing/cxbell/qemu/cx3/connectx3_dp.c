@@ -469,7 +469,15 @@ static int cmd_modify_cq(CX3State *s, CX3Cmd *c)
 		return CX3_STAT_OK;
 	}
 	if (c->opmod == 0) {
-		cq->log_size = (ldl_be_p(ctx + 12) >> 24) & 0x1f;
+		unsigned int log_size = (ldl_be_p(ctx + 12) >> 24) & 0x1f;
+
+		/* a resized CQ obeys the limits of SW2HW_CQ */
+		if (log_size > 22 || ctx[24] > 20) {
+			cx3_violation(s, "MODIFY_CQ 0x%x resize: log_size %u "
+				      "log_page %u", cqn, log_size, ctx[24]);
+			return CX3_STAT_BAD_PARAM;
+		}
+		cq->log_size = log_size;
 		cq->log_page = ctx[24] + 12;
 		cq->mtt = ((uint64_t)ctx[27] << 32) | ldl_be_p(ctx + 28);
 		cq->pi = 0;
