@@ -1596,6 +1596,13 @@ static void sq_run(CX3State *s, CX3Qp *qp, const uint8_t *bf,
 				sq_error(s, qp, idx, SYN_LOCAL_LENGTH);
 				return;
 			}
+			if (cvlan && len + 4 > MAX_FRAME) {
+				/* no room for the tag in the frame buffer */
+				cx3_violation(s, "QP 0x%x: %u-byte frame and a "
+					      "VLAN tag", qp->qpn, len);
+				sq_error(s, qp, idx, SYN_LOCAL_LENGTH);
+				return;
+			}
 			if (cvlan) {
 				memmove(dp->frame + 16, dp->frame + 12, len - 12);
 				stw_be_p(dp->frame + 12, 0x8100);
