@@ -23,14 +23,18 @@
 
 /*
  * Something the hardware would reject or mis-execute: counted, and
- * logged on QEMU's stderr (the first 100, then every 1000th).
+ * logged on QEMU's stderr (the first 100, then every 1000th; every one
+ * with CX3_VIOLATIONS_ALL in QEMU's environment, to triage a fuzz run).
  */
 void cx3_violation(CX3State *s, const char *fmt, ...)
 {
+	static int all = -1;
 	va_list ap;
 	uint64_t n = ++s->ctr.violations;
 
-	if (n > 100 && n % 1000)
+	if (all < 0)
+		all = !!getenv("CX3_VIOLATIONS_ALL");
+	if (!all && n > 100 && n % 1000)
 		return;
 	va_start(ap, fmt);
 	fprintf(stderr, "connectx3: violation: ");
