@@ -447,7 +447,8 @@ static int step_bringup(struct fz *f)
 		f->log_eqs = chance(f, 4) ? below(f, 7) : 4 + below(f, 3);
 		f->log_mpts = below(f, 21);
 		b[0x87] = f->log_eqs;
-		put64(b, 0x100, MTT_VA);
+		/* (an MTT base not aligned to its 8-byte entries, sometimes) */
+		put64(b, 0x100, MTT_VA + (chance(f, 16) ? 1 + below(f, 7) : 0));
 		b[0xfb] = f->log_mpts;
 		if (!bad) {
 			b[0x37] = 18;
@@ -662,6 +663,36 @@ static void put_wqe(struct fz *f, unsigned int q)
 	f->qp[q].sq_head++;
 }
 
+/*
+ * The largest frame the model takes (64 KiB + 512, connectx3_dp.c
+ * MAX_FRAME) or a few bytes less, gathered by 62 segments of a 1008-byte
+ * WQE (16 TXBBs), with VLAN insertion asked on top.
+ */
+#define MAX_FRAME	(64 * 1024 + 512)
+static void put_jumbo(struct fz *f, unsigned int q)
+{
+	u32 head = f->qp[q].sq_head, size = BIT(f->qp[q].sq_log);
+	unsigned int i, len = MAX_FRAME - below(f, 4), lkey = below(f, NQ) << 8;
+	u8 w[1008];
+
+	memset(w, 0, sizeof(w));
+	put32(w, 0, (head & size ? BIT(31) : 0) | (head & 0xffff) << 8 | 0x0a);
+	put32(w, 4, (QPN0 + q) << 8 | 63);
+	w[6] |= BIT(6);		/* insert the C-VLAN tag of bytes 4-5 */
+	put32(w, 8, 0xc);
+	for (i = 0; i < 62; i++) {
+		u8 *d = w + 16 + 16 * i;
+
+		put32(d, 0, i < 61 ? 1065 : len - 61 * 1065);
+		put32(d, 4, lkey);
+		put64(d, 8, page_bus(f, D_P0));
+	}
+	for (i = 0; i < 16; i++)
+		memcpy(qbuf(f, q, (u64)((head + i) & (size - 1)) * 64), w + 64 * i,
+		       i < 15 ? 64 : 48);
+	f->qp[q].sq_head += 16;
+}
+
 /* an RQ WQE: one scatter segment into the data pages */
 static void put_rq(struct fz *f, unsigned int q)
 {
@@ -690,7 +721,10 @@ static void step_doorbell(struct fz *f)
 	switch (below(f, 8)) {
 	case 0:
 	case 1:
-		put_wqe(f, q);
+		if (chance(f, 32))
+			put_jumbo(f, q);
+		else
+			put_wqe(f, q);
 		iowrite32be((chance(f, 8) ? qpn(f) : QPN0 + q) << 8, uar(f) + 0x14);
 		break;
 	case 2:
