@@ -532,11 +532,26 @@ static int step_bringup(struct fz *f)
 		}
 		return mcmd(f, SET_PORT, bad ? below(f, 4) : 1,
 			    1 + below(f, 2) + (x << 8));
+	case 14:
+		/*
+		 * B0 steering entries: WRITE_MCG, then READ_MCG into any
+		 * address (with selfdma sometimes the device's own reset
+		 * register, the entry's first dword the reset value)
+		 */
+		x = below(f, 4);
+		memset(b, 0, 64);
+		put32(b, 0, chance(f, 2) ? 1 : (u32)rnd(f) & ~0x3fU);
+		put32(b, 4, below(f, 3));
+		st = mcmd(f, WRITE_MCG, 0, x);
+		if (st < 0)
+			return st;
+		return cmd(f, READ_MCG, 0, x, 0, selfdma && chance(f, 2) ?
+			   f->bar0_bus + RESET_REG : pool(f), false);
 	default:
 		break;
 	}
 	/* QPs: RST2INIT, INIT2RTR, RTR2RTS with random-ish contexts */
-	f->step = chance(f, 16) ? 0 : 14;
+	f->step = chance(f, 16) ? 0 : 15;
 	x = qpn(f);
 	memset(b, 0, 8 + 248);
 	if (bad)
