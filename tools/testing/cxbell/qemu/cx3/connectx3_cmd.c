@@ -485,9 +485,10 @@ static int cmd_sw2hw_mpt(CX3State *s, CX3Cmd *c)
 	if ((m->key & ((1u << s->hca.log_mpt_sz) - 1)) != idx ||
 	    (!(m->flags & CX3_MPT_FLAG_PHYSICAL) &&
 	     (m->entity_size < 12 || m->entity_size > 40))) {
+		cx3_violation(s, "SW2HW_MPT 0x%x: key 0x%x, page shift %u",
+			      idx, m->key, m->entity_size);
 		g_free(m);
-		return BAD(CX3_STAT_BAD_PARAM, "SW2HW_MPT 0x%x: key 0x%x, "
-			   "page shift %u", idx, m->key, m->entity_size);
+		return CX3_STAT_BAD_PARAM;
 	}
 	g_hash_table_insert(s->core->mpt, GUINT_TO_POINTER(idx), m);
 	return CX3_STAT_OK;
