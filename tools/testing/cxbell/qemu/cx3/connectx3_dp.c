@@ -741,6 +741,8 @@ static int cmd_flow_detach(CX3State *s, CX3Cmd *c)
  * 2^log_mc_table_sz in all. The hash is the firmware's own choice: the
  * driver only asks MGID_HASH.
  */
+#define MCG_ESZ_MAX	BIT(12)		/* mcg_ok: log_mc_entry_sz <= 12 */
+
 static unsigned int mcg_esz(CX3State *s)
 {
 	return 1u << s->hca.log_mc_entry_sz;
@@ -807,7 +809,13 @@ static int cmd_write_mcg(CX3State *s, CX3Cmd *c)
 
 	if (!mcg_ok(s, c->in_mod, "WRITE_MCG"))
 		return CX3_STAT_BAD_INDEX;
-	e = g_malloc0(esz);
+	/*
+	 * Of the largest entry size, zero beyond this one: the table
+	 * outlives CLOSE_HCA, and READ_MCG after an INIT_HCA with larger
+	 * entries reads the new size (a heap overflow when it was kept at
+	 * the old one)
+	 */
+	e = g_malloc0(MCG_ESZ_MAX);
 	if (!cx3_dma_read(s, c->in_param, e, esz)) {
 		g_free(e);
 		return CX3_STAT_BAD_PARAM;
