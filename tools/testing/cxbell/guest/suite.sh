@@ -52,6 +52,14 @@ cleanup()
 	# The QEMU ConnectX-3 model (vm-run --cx3): every test starts with
 	# the mlx4 drivers unloaded.
 	if [ -n "$(cx3_pci)" ]; then
+		# (tests/cx3-fuzz.sh binds its fuzzer by driver_override)
+		if [ -d /sys/module/cx3fuzz ]; then
+			for _d in $(cx3_pci); do
+				[ -e "$_d/driver" ] && echo "${_d##*/}" >"$_d/driver/unbind"
+				echo >"$_d/driver_override"
+			done
+			rmmod cx3fuzz
+		fi
 		for _m in mlx4_en cxbell_mlx4 mlx4_ib mlx4_core; do
 			[ -d "/sys/module/$_m" ] && rmmod "$_m"
 		done

@@ -4,7 +4,7 @@
 # Build the QEMU that carries the ConnectX-3 device model (connectx3.c and
 # friends in this directory) and print the path of its binary:
 #
-#   tools/testing/cxbell/qemu/build.sh [--print | --deps]
+#   tools/testing/cxbell/qemu/build.sh [--asan] [--print | --deps]
 #
 # Debian's own QEMU 7.2 source (apt-get source qemu; a deb-src entry is
 # added for the suites the machine already uses), the model's files
@@ -21,11 +21,18 @@
 # installs them; the build installs what is still missing itself).
 # Firmware (SeaBIOS, option ROMs) comes from Debian's
 # qemu-system-data at /usr/share/qemu, the same 7.2 release.
+# --asan (or CXBELL_QEMU_ASAN=1): the same QEMU built with AddressSanitizer
+# and UBSan (configure --enable-sanitizers) in a tree of its own,
+# $CXBELL_CACHE/qemu/tree-asan (a copy of the source of the shared tree,
+# so that its long cold build never holds the shared tree's lock),
+# installed as bin-asan-KEY: a cold build compiles all of QEMU again (31
+# min measured on the 2-core host, shared and loaded), so
+# it is a command of its own (vm-run --asan,
+# Documentation/connectx3-model.rst), not part of run-tests.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${CXBELL_CACHE:-/var/cache/cxbell}
-tree=${CXBELL_QEMU_TREE:-$cache/qemu/tree}
 export DEBIAN_FRONTEND=noninteractive
 
 log() { echo "qemu-build: $*" >&2; }
@@ -33,17 +40,30 @@ log() { echo "qemu-build: $*" >&2; }
 deps=(ninja-build meson pkg-config libglib2.0-dev libpixman-1-dev zlib1g-dev
       libslirp-dev libfdt-dev dpkg-dev python3 gcc make qemu-system-data
       xz-utils)
+asan=${CXBELL_QEMU_ASAN:-0}
+if [ "${1:-}" = --asan ]; then
+	asan=1
+	shift
+fi
+[ "$asan" = 1 ] || asan=0
 mode=${1:-}
 case $mode in
 ''|--print) ;;
 --deps) printf '%s\n' "${deps[@]}"; exit 0 ;;
-*) log "usage: build.sh [--print | --deps]"; exit 2 ;;
+*) log "usage: build.sh [--asan] [--print | --deps]"; exit 2 ;;
 esac
 
 models=("$here"/cx3/*.[ch])
 [ -e "${models[0]}" ] || { log "no model sources in $here/cx3"; exit 1; }
 key=$(cat "${models[@]}" "$0" | sha256sum | cut -c1-16)
-bin=$cache/qemu/bin-$key/qemu-system-x86_64
+flavour=
+cfg_extra=()
+if [ $asan = 1 ]; then
+	flavour=-asan
+	cfg_extra=(--enable-sanitizers)
+fi
+tree=${CXBELL_QEMU_TREE:-$cache/qemu/tree$flavour}
+bin=$cache/qemu/bin$flavour-$key/qemu-system-x86_64
 if [ -x "$bin" ]; then
 	echo "$bin"
 	exit 0
@@ -82,6 +102,18 @@ fi
 mkdir -p "$(dirname "$tree")"
 exec 9>"$tree.lock"
 flock 9
+shared=$cache/qemu/tree
+if [ ! -e "$tree/configure" ] && [ "$tree" != "$shared" ] &&
+   [ -e "$shared/configure" ]; then
+	# The source of the shared tree, without its build directories,
+	# copied under its lock.
+	log "copying the source of $shared"
+	d=$(mktemp -d "$(dirname "$tree")/src.XXXXXX")
+	(flock 8; tar -C "$shared" --exclude='./build-*' -cf - . |
+		tar -C "$d" -xf -) 8>"$shared.lock"
+	rm -rf "$tree"
+	mv "$d" "$tree"
+fi
 if [ ! -e "$tree/configure" ]; then
 	d=$(mktemp -d "$(dirname "$tree")/src.XXXXXX")
 	log "fetching Debian's qemu source"
@@ -111,7 +143,7 @@ grep -q '^config CXBELL_CX3' "$tree/hw/net/Kconfig" ||
 	printf '\nconfig CXBELL_CX3\n    bool\n    default y if PCI_DEVICES\n    depends on PCI_EXPRESS && MSI_NONBROKEN\n' \
 		>>"$tree/hw/net/Kconfig"
 
-b=$tree/build-cxbell
+b=$tree/build-cxbell$flavour
 if [ ! -e "$b/build.ninja" ]; then
 	log "configuring"
 	mkdir -p "$b"
@@ -119,11 +151,11 @@ if [ ! -e "$b/build.ninja" ]; then
 		--disable-docs --disable-werror --disable-gtk --disable-sdl \
 		--disable-vnc --disable-opengl --disable-spice --disable-curl \
 		--disable-libssh --disable-capstone --disable-tools \
-		--disable-guest-agent >"$b/configure.log" 2>&1) ||
+		--disable-guest-agent "${cfg_extra[@]}" >"$b/configure.log" 2>&1) ||
 		{ tail -n 20 "$b/configure.log" >&2; exit 1; }
 fi
 t0=$(date +%s)
-log "building (cold: about 4 min on 2 cores)"
+log "building $b (cold: about 4 min on 2 cores, longer with --asan)"
 ninja -C "$b" qemu-system-x86_64 >"$b/ninja.log" 2>&1 ||
 	{ grep -B2 -A12 -m3 'error' "$b/ninja.log" >&2 || tail -n 30 "$b/ninja.log" >&2; exit 1; }
 # The model builds without warnings (QEMU's own --disable-werror

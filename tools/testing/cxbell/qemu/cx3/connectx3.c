@@ -10,6 +10,7 @@
  * main.c (ownership semaphore, map_bf_area), eq.c (EQ doorbells).
  */
 #include "qemu/osdep.h"
+#include <poll.h>
 #include "qemu/module.h"
 #include "qemu/log.h"
 #include "qemu/bswap.h"
@@ -22,21 +23,54 @@
 #include "connectx3.h"
 
 /*
+ * One whole line on stderr, waiting while the pipe is full: with
+ * -serial stdio QEMU makes its stdout non-blocking, and a 2>&1 stderr
+ * shares that file description, so stdio's writes fail with EAGAIN and
+ * drop the text when the reader lags (vm-run's, under load).
+ */
+static void cx3_log_line(const char *line)
+{
+	size_t len = strlen(line), off = 0;
+
+	while (off < len) {
+		ssize_t n = write(STDERR_FILENO, line + off, len - off);
+
+		if (n > 0) {
+			off += n;
+		} else if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+			struct pollfd p = { .fd = STDERR_FILENO, .events = POLLOUT };
+
+			poll(&p, 1, 100);
+		} else {
+			return;
+		}
+	}
+}
+
+/*
  * Something the hardware would reject or mis-execute: counted, and
- * logged on QEMU's stderr (the first 100, then every 1000th).
+ * logged on QEMU's stderr (the first 100, then every 1000th; every one
+ * with CX3_VIOLATIONS_ALL in QEMU's environment, to triage a fuzz run).
  */
 void cx3_violation(CX3State *s, const char *fmt, ...)
 {
+	static int all = -1;
 	va_list ap;
 	uint64_t n = ++s->ctr.violations;
+	char *what, *line;
 
-	if (n > 100 && n % 1000)
+	if (all < 0)
+		all = !!getenv("CX3_VIOLATIONS_ALL");
+	if (!all && n > 100 && n % 1000)
 		return;
 	va_start(ap, fmt);
-	fprintf(stderr, "connectx3: violation: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, " (#%" PRIu64 ")\n", n);
+	what = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
+	line = g_strdup_printf("connectx3: violation: %s (#%" PRIu64 ")\n",
+			       what, n);
+	cx3_log_line(line);
+	g_free(line);
+	g_free(what);
 }
 
 /*

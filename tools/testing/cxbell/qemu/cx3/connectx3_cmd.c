@@ -466,9 +466,10 @@ static int cmd_sw2hw_mpt(CX3State *s, CX3Cmd *c)
 	if ((m->key & ((1u << s->hca.log_mpt_sz) - 1)) != idx ||
 	    (!(m->flags & CX3_MPT_FLAG_PHYSICAL) &&
 	     (m->entity_size < 12 || m->entity_size > 40))) {
+		cx3_violation(s, "SW2HW_MPT 0x%x: key 0x%x, page shift %u",
+			      idx, m->key, m->entity_size);
 		g_free(m);
-		return BAD(CX3_STAT_BAD_PARAM, "SW2HW_MPT 0x%x: key 0x%x, "
-			   "page shift %u", idx, m->key, m->entity_size);
+		return CX3_STAT_BAD_PARAM;
 	}
 	g_hash_table_insert(s->core->mpt, GUINT_TO_POINTER(idx), m);
 	return CX3_STAT_OK;
@@ -707,6 +708,15 @@ static int cmd_init_hca(CX3State *s, CX3Cmd *c)
 			   "log eqs %u, log mpts %u, uar page %u)",
 			   rd32(b, 0x58), b[0x5b], h->log_num_eqs, h->log_mpt_sz,
 			   h->log_uar_page_sz);
+	/*
+	 * MTT entries are 8 bytes, read from ICM at mtt_base + 8 * index
+	 * (cx3_mtt_addr): an unaligned base would make every entry the
+	 * bytes of two (mlx4 profile.c aligns each table to its size)
+	 */
+	if (h->mtt_base & (CX3_MTT_ENTRY_SZ - 1))
+		return BAD(CX3_STAT_BAD_PARAM, "INIT_HCA MTT base 0x%" PRIx64
+			   " not aligned to its %u-byte entries", h->mtt_base,
+			   CX3_MTT_ENTRY_SZ);
 	memcpy(s->core->init_hca, b, sizeof(b));
 	h->up = true;
 	return CX3_STAT_OK;

@@ -470,7 +470,15 @@ static int cmd_modify_cq(CX3State *s, CX3Cmd *c)
 		return CX3_STAT_OK;
 	}
 	if (c->opmod == 0) {
-		cq->log_size = (ldl_be_p(ctx + 12) >> 24) & 0x1f;
+		unsigned int log_size = (ldl_be_p(ctx + 12) >> 24) & 0x1f;
+
+		/* a resized CQ obeys the limits of SW2HW_CQ */
+		if (log_size > 22 || ctx[24] > 20) {
+			cx3_violation(s, "MODIFY_CQ 0x%x resize: log_size %u "
+				      "log_page %u", cqn, log_size, ctx[24]);
+			return CX3_STAT_BAD_PARAM;
+		}
+		cq->log_size = log_size;
 		cq->log_page = ctx[24] + 12;
 		cq->mtt = ((uint64_t)ctx[27] << 32) | ldl_be_p(ctx + 28);
 		cq->pi = 0;
@@ -734,6 +742,8 @@ static int cmd_flow_detach(CX3State *s, CX3Cmd *c)
  * 2^log_mc_table_sz in all. The hash is the firmware's own choice: the
  * driver only asks MGID_HASH.
  */
+#define MCG_ESZ_MAX	BIT(12)		/* mcg_ok: log_mc_entry_sz <= 12 */
+
 static unsigned int mcg_esz(CX3State *s)
 {
 	return 1u << s->hca.log_mc_entry_sz;
@@ -799,7 +809,13 @@ static int cmd_write_mcg(CX3State *s, CX3Cmd *c)
 
 	if (!mcg_ok(s, c->in_mod, "WRITE_MCG"))
 		return CX3_STAT_BAD_INDEX;
-	e = g_malloc0(esz);
+	/*
+	 * Of the largest entry size, zero beyond this one: the table
+	 * outlives CLOSE_HCA, and READ_MCG after an INIT_HCA with larger
+	 * entries reads the new size (a heap overflow when it was kept at
+	 * the old one)
+	 */
+	e = g_malloc0(MCG_ESZ_MAX);
 	if (!cx3_inbox(s, c, e, esz)) {
 		g_free(e);
 		return CX3_STAT_BAD_PARAM;
@@ -1607,6 +1623,13 @@ static void sq_run(CX3State *s, CX3Qp *qp, const uint8_t *bf,
 			if (len < 14) {
 				cx3_violation(s, "QP 0x%x: %u-byte frame",
 					      qp->qpn, len);
+				sq_error(s, qp, idx, SYN_LOCAL_LENGTH);
+				return;
+			}
+			if (cvlan && len + 4 > MAX_FRAME) {
+				/* no room for the tag in the frame buffer */
+				cx3_violation(s, "QP 0x%x: %u-byte frame and a "
+					      "VLAN tag", qp->qpn, len);
 				sq_error(s, qp, idx, SYN_LOCAL_LENGTH);
 				return;
 			}
