@@ -53,6 +53,20 @@
 #   xdp-tx-pp      the same with debugfs xdp_tx_doorbell_per_packet 1
 # Their lines carry port 1's ethtool counters (p.NAME) and sim counters
 # (s1.NAME) too.
+# And on the QEMU ConnectX-3 model (vm-run --cx3: bench/run's second
+# icount boot, a q35 machine, with its own dummy floor row; not in the
+# default rows), pktgen on port 1 to port 2's MAC (the ports are cabled,
+# both up, 802.3x pause off on both: see setup_cx3), one TX ring,
+# default moderation and private flags (BlueFlame on):
+#   mlx4_en        the stock mlx4_core + mlx4_en
+#   cx3-hw         cxbell_mlx4 (cxbell as a client of the stock
+#                  mlx4_core), loaded as README's "On a ConnectX host"
+#                  says: contrib/modprobe/cxbell-mlx4.conf in
+#                  /etc/modprobe.d (the host passes it in) and kmod's
+#                  modprobe as the kernel's module helper
+# Their lines carry every counter of the model (m.NAME, cx3stat: both
+# ports) and port 2's ethtool counters (p.NAME). A row whose setup fails
+# prints "@@bench-failed row=ROW why=TEXT" instead of results.
 . /cxbell/lib.sh
 
 COUNT=100000
@@ -103,6 +117,7 @@ up_wait()
 }
 
 DEV_dummy='' DEV_dummy_mq='' DEV_e1000e='' DEV_virtio='' DEV_cx='' DEV_cx5=''
+CX3_DRV='' CX3_P1='' CX3_P2='' WHY='' PAUSE=''
 DEV_xa='' DEV_xb='' XDP_PID='' XDP_PIF='' XDP_MODE='' PEER=''
 setup_dummy()
 {
@@ -171,6 +186,142 @@ setup_xdp_pair()
 	grep -q ' /sys/fs/bpf ' /proc/mounts || mount -t bpf bpf /sys/fs/bpf
 }
 
+# The QEMU ConnectX-3 model's two ports, driven by mlx4_core and the
+# Ethernet driver $1: mlx4_en or cxbell_mlx4. One driver at a time: the
+# other one's modules are removed first. On failure WHY says what.
+cx3_loaded() { [ -d "/sys/module/$1" ]; }
+# The netdevs of the model's ports, port 1 first: mlx4_en's are under the
+# PCI function, cxbell_mlx4's under its auxiliary devices
+# (cxbell_mlx4.port.N, README), by dev_port then N.
+cx3_ports()
+{
+	case $1 in
+	mlx4_en) cx3_netdevs ;;
+	*)
+		for _a in /sys/bus/auxiliary/devices/cxbell_mlx4.port.*; do
+			for _n in "$_a"/net/*; do
+				[ -e "$_n" ] &&
+					echo "$(cat "$_n/dev_port") ${_a##*.} ${_n##*/}"
+			done
+		done | sort -n -k1,1 -k2,2 | cut -d' ' -f3
+		;;
+	esac
+}
+# shellcheck disable=SC2046
+cx3_two_ports() { set -- $(cx3_ports "$_drv"); [ $# = 2 ]; }
+cx3_carriers()
+{
+	for _p in "$CX3_P1" "$CX3_P2"; do
+		[ "$(cat "/sys/class/net/$_p/carrier" 2>/dev/null)" = 1 ] || return 1
+	done
+}
+
+# kmod's modprobe, as the kernel's module helper and for the loads: the
+# README's modprobe.d file needs it (install, softdep; busybox's modprobe
+# reads only options, aliases and blacklists, and a blacklist does not
+# stop a load by name, which is how mlx4_core asks for mlx4_en). kmod
+# picks its personality from argv[0].
+KMOD_MODPROBE=/tmp/kmod/modprobe
+cx3_kmod()
+{
+	[ -x $KMOD_MODPROBE ] && return 0
+	for _k in /usr/bin/kmod /cxbell-run/kmod; do
+		[ -x "$_k" ] || continue
+		mkdir -p /tmp/kmod && ln -sf "$_k" $KMOD_MODPROBE && return 0
+	done
+	return 1
+}
+
+cx3_unload()
+{
+	for _m in cxbell_mlx4 mlx4_en mlx4_core; do
+		if cx3_loaded $_m; then
+			rmmod $_m || { WHY="rmmod $_m failed"; return 1; }
+		fi
+	done
+	CX3_DRV='' CX3_P1='' CX3_P2=''
+}
+
+setup_cx3()
+{
+	_drv=$1 _want=$1
+	[ "$_drv" = cxbell_mlx4 ] && _want=cxbell
+	[ "$CX3_DRV" = "$_drv" ] && return 0
+	[ -n "$(cx3_pci)" ] ||
+		{ WHY="no ConnectX-3 (15b3:1003) function: not vm-run --cx3"; return 1; }
+	cx3_unload || return 1
+	case $_drv in
+	mlx4_en)
+		# as cx3-stock.sh: mlx4_core asks for mlx4_en itself
+		# (request_module_nowait); modprobe it too, so that its
+		# init has run
+		modprobe mlx4_core && modprobe mlx4_en ||
+			{ WHY="modprobe mlx4_core mlx4_en failed"; return 1; }
+		;;
+	cxbell_mlx4)
+		[ -r /etc/modprobe.d/cxbell-mlx4.conf ] ||
+			{ WHY="no /etc/modprobe.d/cxbell-mlx4.conf (from bench/run)"; return 1; }
+		cx3_kmod ||
+			{ WHY="no kmod in the guest (from bench/run)"; return 1; }
+		echo $KMOD_MODPROBE >/proc/sys/kernel/modprobe || return 1
+		# README: "modprobe mlx4_core  # the softdep loads
+		# cxbell_mlx4, cxbell"
+		$KMOD_MODPROBE mlx4_core ||
+			{ WHY="modprobe mlx4_core (kmod, cxbell-mlx4.conf) failed"; return 1; }
+		wait_until 10 cx3_loaded cxbell_mlx4 ||
+			{ WHY="the softdep did not load cxbell_mlx4"; return 1; }
+		;;
+	*) WHY="unknown ConnectX-3 driver $_drv"; return 1 ;;
+	esac
+	if ! wait_until 20 cx3_two_ports; then
+		WHY="$_drv brought up $(cx3_ports "$_drv" | wc -l) of the model's 2 ports"
+		dmesg | grep -aE 'mlx4|cxbell' | tail -n 8 | sed 's/^/guest-bench:   /'
+		return 1
+	fi
+	# shellcheck disable=SC2046
+	set -- $(cx3_ports "$_drv")
+	CX3_P1=$1 CX3_P2=$2
+	for _p in "$CX3_P1" "$CX3_P2"; do
+		_d=$(ethtool -i "$_p" | sed -n 's/^driver: //p')
+		[ "$_d" = "$_want" ] ||
+			{ WHY="$_p is driven by '$_d', not $_want"; return 1; }
+		ip link set "$_p" up || { WHY="ip link set $_p up failed"; return 1; }
+	done
+	wait_until 10 cx3_carriers ||
+		{ WHY="no carrier on $CX3_P1 / $CX3_P2 ($_drv)"; return 1; }
+	# 802.3x pause off on both ports, both directions (as cx3-stock.sh's
+	# pktgen cases): a receiver out of buffers then drops (the model's
+	# rx_dropped) instead of pausing the sender, so the TX queue never
+	# stops and every burst ends in exactly one ring. With mlx4_en's
+	# default (pause on) a slow receiver would hold the sender: the
+	# queue stops, bursts are cut, and the doorbell count and the time
+	# depend on the receiver's pace. A driver without ethtool -A/-a
+	# (cxbell_mlx4 programs global pause on in SET_PORT and offers no
+	# pause parameters) runs with its fixed setting: PAUSE says which,
+	# and the model's tx_paused says whether it held the sender.
+	PAUSE=off
+	for _p in "$CX3_P1" "$CX3_P2"; do
+		if ! ethtool -a "$_p" >/dev/null 2>&1; then
+			PAUSE=fixed-on
+			continue
+		fi
+		ethtool -A "$_p" rx off tx off 2>/dev/null
+		[ "$(ethtool -a "$_p" | awk '/^RX:/ { print $2 }')" = off ] &&
+		[ "$(ethtool -a "$_p" | awk '/^TX:/ { print $2 }')" = off ] ||
+			{ WHY="cannot turn 802.3x pause off on $_p"; return 1; }
+	done
+	CX3_DRV=$_drv
+}
+
+# The frames of the last run all arrived at port 2 or were dropped by the
+# model (it delivers them to port 2's receive queue, which the driver's
+# NAPI drains in the guest).
+cx3_rx_done()
+{
+	[ $(($(cx3stat rx_frames) + $(cx3stat rx_dropped) - _rx0)) -ge \
+	  $(($(cx3stat tx_frames) - _tx0)) ]
+}
+
 xdp_on() { ip link show dev "$1" | grep -q 'prog/xdp'; }
 xdp_off() { ! xdp_on "$1"; }
 XDP_SINK=/usr/lib/x86_64-linux-gnu/bpf/xdpfilt_dny_all.o
@@ -228,6 +379,7 @@ setup_xdp()
 row_setup()
 {
 	PEER=
+	DST_MAC=02:00:00:00:00:02
 	case $1 in
 	xdp-*) setup_xdp "$1" || return 1 ;;
 	dummy) setup_dummy && IF=$DEV_dummy KIND=peer ;;
@@ -241,6 +393,14 @@ row_setup()
 		IF=$DEV_dummy_mq KIND=peer ;;
 	e1000e) setup_e1000e && IF=$DEV_e1000e KIND=peer ;;
 	virtio) setup_virtio && IF=$DEV_virtio KIND=peer ;;
+	# (before cx3-*: cx3-hw is not a sim row)
+	mlx4_en|cx3-hw)
+		_drv=mlx4_en
+		[ "$1" = cx3-hw ] && _drv=cxbell_mlx4
+		setup_cx3 $_drv || return 1
+		IF=$CX3_P1 KIND=model PEER=$CX3_P2
+		DST_MAC=$(cat "/sys/class/net/$CX3_P2/address")
+		;;
 	cx3-*)
 		setup_cx || return 1
 		IF=$DEV_cx KIND=cx
@@ -284,9 +444,13 @@ snap()
 	if [ -n "$PEER" ]; then
 		ethtool -S "$PEER" 2>/dev/null | awk -F': *' 'NF == 2 && $2 ~ /^[0-9]+$/ {
 			gsub(/^ +/, "", $1); print "p." $1, $2 }'
-		grep -H . "$CXB_DBG/cxbell_sim$SIM/port1"/* |
+		[ "$KIND" = xdp ] &&
+			grep -H . "$CXB_DBG/cxbell_sim$SIM/port1"/* |
 			sed -n 's|^.*/\([a-z_0-9]*\):\([0-9][0-9]*\)$|s1.\1 \2|p'
 	fi
+	# the ConnectX-3 model: all its counters (both ports)
+	[ "$KIND" = model ] && cx3stat | awk '$1 ~ /^[a-z0-9_]+$/ && $2 ~ /^[0-9]+$/ {
+		print "m." $1, $2 }'
 	if [ "$KIND" = cx ] || [ "$KIND" = xdp ]; then
 		# one grep for all files: "path:value"
 		grep -H . "$CXB_DBG/cxbell_sim$SIM/port0"/* |
@@ -318,11 +482,19 @@ run_one()
 	_row=$1 _b=$2 _sz=$3 _extra=${4:-}
 	_ring=$(ethtool -g "$IF" 2>/dev/null | awk '/^Current/ { c = 1 } c && $1 == "TX:" { print $2; exit }')
 	snap >/tmp/s0
+	_rx0=$(awk '$1 == "m.rx_frames" || $1 == "m.rx_dropped" { r += $2 }
+		END { print r + 0 }' /tmp/s0)
+	_tx0=$(awk '$1 == "m.tx_frames" { t = $2 } END { print t + 0 }' /tmp/s0)
 	# pktgen's own sample script: -i dev, -m dst MAC, -d dst IP, -s size,
 	# -n count, -b burst, -c clone_skb, -t 1 thread (kpktgend_0, queue 0)
 	"$BASH" "$SAMPLE" -i "$IF" -m $DST_MAC -d $DST_IP -s "$_sz" \
 		-n "$COUNT" -b "$_b" -c 1000000 -t 1 >/tmp/pg.out 2>&1
 	_rc=$?
+	if [ "$KIND" = model ]; then
+		# (after pktgen's own timing: its elapsed time is not affected)
+		wait_until 10 cx3_rx_done
+		sleep 0.3
+	fi
 	snap >/tmp/s1
 	# "Result: OK: 70000(c69000+d1000) usec, 100000 (60byte,0frags)"
 	_res=$(sed -n 's/^Result: OK: \([0-9]*\)(c\([0-9]*\)+d\([0-9]*\)) usec, \([0-9]*\) .*/\1 \4/p' /tmp/pg.out)
@@ -332,6 +504,7 @@ run_one()
 		return 1
 	fi
 	set -- $_res
+	[ "$KIND" = model ] && _extra="$_extra pause=$PAUSE"
 	echo "@@bench row=$_row burst=$_b ring=${_ring:-0} size=$_sz queues=1$_extra pkts=$2 elapsed_ns=$(($1 * 1000))$(delta /tmp/s0 /tmp/s1)" >>/tmp/bench.lines
 }
 
@@ -379,7 +552,13 @@ run_queues()
 : >/tmp/bench.lines
 rc=0
 for row in $ROWS; do
-	row_setup "$row" || { echo "guest-bench: row $row: setup failed"; rc=1; continue; }
+	WHY=
+	if ! row_setup "$row"; then
+		echo "guest-bench: row $row: setup failed${WHY:+: $WHY}"
+		echo "@@bench-failed row=$row why=${WHY:-setup failed}" >>/tmp/bench.lines
+		rc=1
+		continue
+	fi
 	rep=1
 	while [ $rep -le "$REPS" ]; do
 		for b in $BURSTS; do
@@ -505,4 +684,5 @@ done
 [ -n "$DEV_cx5" ] && cxb_del 5
 [ -n "$DEV_xa" ] && cxb_del 3
 [ -n "$DEV_cx$DEV_cx5$DEV_xa" ] && cxb_unload
+[ -n "$CX3_DRV" ] && { cx3_unload || { echo "guest-bench: $WHY"; rc=1; }; }
 exit $rc
