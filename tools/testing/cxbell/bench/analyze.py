@@ -31,7 +31,7 @@ PLAIN = ("cx3-db", "cx3-bf", "cx3-db-inline", "cx3-bf-inline", "cx5", "cx5-mpwqe
 CXGEN = ("cx3", "cx5")  # row name prefixes of cxbell sim rows
 # rows on the QEMU ConnectX-3 model (bench/run's --cx3 boot): counts from
 # the model's counters page (m.*), nothing subtracted but dummy-q35
-MODEL_ROWS = ("mlx4_en", "cx3-hw")
+MODEL_ROWS = ("mlx4_en", "cx3-hw", "mlx4_en-norx", "cx3-hw-norx")
 FLOOR_Q35 = "dummy-q35"  # the --cx3 boot's dummy row
 PLAIN_MODEL = MODEL_ROWS  # one ring per burst too (mlx4_en en_tx.c)
 TARGET_DRIVER = 120
@@ -459,7 +459,7 @@ def analyze(outdir):
     order = ["dummy", "e1000e", "virtio", "cx3-db", "cx3-bf", "cx3-db-opt1",
              "cx3-db-opt3", "cx3-db-inline", "cx3-bf-inline", "cx5", "cx5-mpwqe",
              "xdp-drop", "xdp-drop-f", "xdp-tx", "xdp-tx-pp",
-             FLOOR_Q35, "mlx4_en", "cx3-hw"]
+             FLOOR_Q35, "mlx4_en", "mlx4_en-norx", "cx3-hw", "cx3-hw-norx"]
     rows = [r for r in order if any(c["row"] == r for c in res)]
     rows += sorted({c["row"] for c in res} - set(rows))
     bursts = sorted({c["burst"] for c in res if c["sweep"] == "burst"})
@@ -476,7 +476,8 @@ def analyze(outdir):
               f"sim's engine_ns and dma_ns per packet, minus dummy's whole path "
               f"at the same burst (mlx4_en, cx3-hw: the ConnectX-3 model's boot, "
               f"minus that boot's dummy, dummy-q35, alone: the model runs "
-              f"outside the guest; the path includes port 2's receive). "
+              f"outside the guest; the path includes port 2's receive, except "
+              f"in the -norx rows). "
               f"virtio_net includes the guest waiting for "
               f"QEMU's asynchronous virtqueue drain (not a pure driver cost). "
               f"Up to ~{count} packets per point.\n")
@@ -525,7 +526,9 @@ def analyze(outdir):
     if mrows:
         md.append("\n### QEMU ConnectX-3 model rows (second icount boot, vm-run --cx3)\n")
         md.append("pktgen on port 1 to port 2's MAC (cabled; both ports up, one TX "
-                  "ring, default moderation, BlueFlame on). Per packet, from the "
+                  "ring, default moderation, BlueFlame on; -norx: to a MAC port 2 "
+                  "has no steering rule for, so the model drops every frame and "
+                  "no receive path runs in the guest). Per packet, from the "
                   "model's counters (both ports: port 2's receive adds its CQEs, "
                   "interrupts and DMA writes): send doorbells (sq_doorbells, or "
                   "doorbells - cq_arms - EQ doorbells, one per interrupt, as "
@@ -797,7 +800,8 @@ is copied here:
   from timer jitter (deterministic under -icount; before that every
   `get_random_*()` takes a slow path). `bench/test` checks it (in the
   test command): the short sweep (dummy, cx3-db, cx3-bf at burst 1 and
-  32) in two boots must give identical guest times. Two runs in one boot
+  32) in two boots, and one mlx4_en point (burst 32) in two --cx3
+  boots, must give identical guest times. Two runs in one boot
   are not identical: the later one starts at another phase of the timer
   tick and finds other allocator state.
 - Traffic: the kernel's own `samples/pktgen/pktgen_sample03_burst_single_flow.sh`
@@ -809,7 +813,7 @@ is copied here:
   µs, × 1000) / packets sent: the whole path (pktgen, the stack, the
   driver, the device model, completions, and whatever else ran on the CPU
   meanwhile).
-- Rows, all in the same boot: `dummy` (`ip link add d0 type dummy`: the
+- Rows of the first boot: `dummy` (`ip link add d0 type dummy`: the
   floor, pktgen + stack), `e1000e` and `virtio` (QEMU e1000e and
   virtio-net-pci devices, each on a QEMU hub with an unconnected second
   port that swallows frames: no host network), and cxbell on a 1-port sim
@@ -822,6 +826,43 @@ is copied here:
   adapter runs with its IOMMU model in `passthrough` (debugfs `iommu`):
   streaming maps return the physical address, as dma-direct does on a
   host without an IOMMU, so a map costs about what it costs there.
+- ConnectX-3 model rows, in a second icount boot of the same run
+  (`vm-run --cx3 --icount`: a q35 machine with the QEMU model of a
+  dual-port ConnectX-3 whose ports are cabled to each other;
+  `bench/run --no-cx3` skips it) with that boot's own floor, `dummy-q35`:
+  `mlx4_en` (the stock mlx4_core + mlx4_en) and `cx3-hw` (cxbell_mlx4, a
+  client of the stock mlx4_core, loaded as README's "On a ConnectX host"
+  says: `contrib/modprobe/cxbell-mlx4.conf` and kmod's modprobe, passed
+  into the guest by bench/run; `bench/cx3-setup.sh` is the one setup,
+  with the driver as its parameter). pktgen on port 1 to port 2's MAC,
+  both ports up, one TX ring, default interrupt moderation and private
+  flags (BlueFlame on), 802.3x pause off on both ports as in
+  cx3-stock.sh's pktgen cases: a receiver out of buffers then drops
+  instead of stopping the sender's queue, which would cut bursts and
+  make the doorbell count depend on the receiver's pace. cxbell_mlx4 has
+  no pause parameters (it programs global pause on): its row runs so and
+  says so (`pause` fixed-on), and the model's `tx_paused` shows whether
+  pause ever held the sender. Driver cost = whole path − dummy-q35 and
+  nothing else: the model runs in QEMU and costs the guest no
+  instructions, but unlike every other row the path includes a receive
+  path, port 2's (its interrupts and NAPI, and the stack dropping frames
+  not addressed to the host). The `-norx` variants (`mlx4_en-norx`,
+  `cx3-hw-norx`) send to a MAC that no steering rule of port 2 matches
+  (02:00:00:00:00:02, as the other rows): the model drops every frame
+  (`rx_dropped`), no receive path runs, and the row compares with the
+  sim and QEMU NIC rows. Counts per packet come from the model's
+  counters page (cx3stat; both ports): send doorbells (`sq_doorbells` if
+  the model has it, else `doorbells − cq_arms − eq_doorbells`, or one EQ
+  doorbell per interrupt, as cx3-stock.sh), BlueFlame writes, WQEs,
+  CQEs, EQEs, interrupts, CQ arms, PCIe payload bytes into and out of the
+  device. A row whose driver does not bring up both ports under the
+  expected driver is listed as FAILED with the reason, never as zeros.
+  A second boot rather than every row in one --cx3 boot: the first
+  boot's rows keep their machine and their numbers, bench/test's
+  short-sweep boots stay as they were, and the extra boot costs about
+  3 minutes at 100000 packets (30 s at 20000). The q35 floor is the
+  first boot's within 2% (4585 / 1347 µs for 20000 packets at burst
+  1 / 32, against 4585 / 1371 µs in bench/test's boots).
 - Growth sweeps (`--full`, or `--growth ring|size|queues`), at burst 32:
   TX ring size 256..8192 (cx3-db), packet size 64..1500 B (dummy,
   e1000e, cx3-db, cx3-db-inline), TX queues 1..8 (cx3-db, and a dummy
@@ -879,7 +920,9 @@ README_ROWS = (("e1000e", "e1000e (QEMU)"), ("virtio", "virtio_net (QEMU)"),
                ("cx3-db-opt1", "cxbell doorbell_opt 1"),
                ("cx3-db-inline", "cxbell inline (464)"),
                ("mlx4_en", "mlx4_en (ConnectX-3 model)"),
-               ("cx3-hw", "cxbell_mlx4 (ConnectX-3 model)"))
+               ("cx3-hw", "cxbell_mlx4 (ConnectX-3 model)"),
+               ("mlx4_en-norx", "mlx4_en, no receiver (model)"),
+               ("cx3-hw-norx", "cxbell_mlx4, no receiver (model)"))
 README_BEGIN = "<!-- bench-summary: generated by bench/run --publish -->"
 README_END = "<!-- bench-summary end -->"
 
@@ -903,8 +946,9 @@ def readme_summary(outdir, rel):
            "instructions per packet minus the sim's self-accounted time "
            "minus the dummy floor at the same burst. The ConnectX-3 model "
            "rows (second icount boot, vm-run --cx3; pktgen from port 1 to "
-           "port 2, so their path includes port 2's receive) subtract only "
-           "that boot's dummy floor:", "",
+           "port 2, so their path includes port 2's receive; no receiver: "
+           "to a MAC port 2 drops) subtract only that boot's dummy floor:",
+           "",
            "| driver insn/pkt (burst) | " + " | ".join(str(b) for b in bursts) + " |",
            "|---|" + "---:|" * len(bursts)]
     for row, name in README_ROWS:

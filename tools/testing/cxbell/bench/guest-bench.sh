@@ -64,6 +64,12 @@
 #                  says: contrib/modprobe/cxbell-mlx4.conf in
 #                  /etc/modprobe.d (the host passes it in) and kmod's
 #                  modprobe as the kernel's module helper
+#   mlx4_en-norx, cx3-hw-norx
+#                  the same, pktgen to a MAC that no steering rule of
+#                  port 2 matches (02:00:00:00:00:02): the model drops
+#                  every frame (rx_dropped) and no receive path runs in
+#                  the guest, as in the sim rows (frames discarded) and
+#                  e1000e/virtio (a hub port that swallows them)
 # Their lines carry every counter of the model (m.NAME, cx3stat: both
 # ports) and port 2's ethtool counters (p.NAME). A row whose setup fails
 # prints "@@bench-failed row=ROW why=TEXT" instead of results.
@@ -259,12 +265,17 @@ row_setup()
 	e1000e) setup_e1000e && IF=$DEV_e1000e KIND=peer ;;
 	virtio) setup_virtio && IF=$DEV_virtio KIND=peer ;;
 	# (before cx3-*: cx3-hw is not a sim row)
-	mlx4_en|cx3-hw)
+	mlx4_en|cx3-hw|mlx4_en-norx|cx3-hw-norx)
 		_drv=mlx4_en
-		[ "$1" = cx3-hw ] && _drv=cxbell_mlx4
+		case $1 in
+		cx3-hw*) _drv=cxbell_mlx4 ;;
+		esac
 		setup_cx3 $_drv || return 1
 		IF=$CX3_P1 KIND=model PEER=$CX3_P2
-		DST_MAC=$(cat "/sys/class/net/$CX3_P2/address")
+		case $1 in
+		*-norx) ;;
+		*) DST_MAC=$(cat "/sys/class/net/$CX3_P2/address") ;;
+		esac
 		;;
 	cx3-*)
 		setup_cx || return 1

@@ -241,7 +241,7 @@ def model_section(records):
     # (not cx3-hw: a row on the QEMU ConnectX-3 model, whose path
     # includes port 2's receive and which has no sim PCIe counts)
     rows += sorted({x.get("row") for x in records if x.get("row", "").startswith("cx3")}
-                   - set(rows) - {"cx3-hw"})
+                   - set(rows) - {"cx3-hw", "cx3-hw-norx"})
     bursts = sorted({int(num(x, "burst", 0)) for x in records
                      if x.get("sweep", "burst") == "burst"})
     md = [f"### Projected Mpps on the reference host (model.py)\n",
