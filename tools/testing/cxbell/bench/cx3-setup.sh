@@ -17,8 +17,9 @@
 #
 # cxbell_mlx4 is loaded as README's "On a ConnectX host" says: its
 # modprobe.d file (contrib/modprobe/cxbell-mlx4.conf, passed in as
-# /etc/modprobe.d/cxbell-mlx4.conf) and kmod's modprobe (/usr/bin/kmod,
-# else /cxbell-run/kmod, passed in), also as the kernel's module helper.
+# /etc/modprobe.d/cxbell-mlx4.conf) and kmod's modprobe (the initramfs
+# carries /usr/bin/kmod), also as the kernel's module helper, as
+# tests/cx3-cxbell.sh does.
 
 # (the sourcing script reads PAUSE and WHY, and sets _tx0 and _rx0)
 # shellcheck disable=SC2034,SC2154
@@ -63,11 +64,8 @@ KMOD_MODPROBE=/tmp/kmod/modprobe
 cx3_kmod()
 {
 	[ -x $KMOD_MODPROBE ] && return 0
-	for _k in /usr/bin/kmod /cxbell-run/kmod; do
-		[ -x "$_k" ] || continue
-		mkdir -p /tmp/kmod && ln -sf "$_k" $KMOD_MODPROBE && return 0
-	done
-	return 1
+	[ -x /usr/bin/kmod ] && mkdir -p /tmp/kmod &&
+		ln -sf /usr/bin/kmod $KMOD_MODPROBE
 }
 
 cx3_unload()
@@ -100,7 +98,7 @@ setup_cx3()
 		[ -r /etc/modprobe.d/cxbell-mlx4.conf ] ||
 			{ WHY="no /etc/modprobe.d/cxbell-mlx4.conf (from bench/run)"; return 1; }
 		cx3_kmod ||
-			{ WHY="no kmod in the guest (from bench/run)"; return 1; }
+			{ WHY="no /usr/bin/kmod in the guest"; return 1; }
 		echo $KMOD_MODPROBE >/proc/sys/kernel/modprobe || return 1
 		# README: "modprobe mlx4_core  # the softdep loads
 		# cxbell_mlx4, cxbell"
@@ -133,10 +131,10 @@ setup_cx3()
 	# stops and every burst ends in exactly one ring. With mlx4_en's
 	# default (pause on) a slow receiver would hold the sender: the
 	# queue stops, bursts are cut, and the doorbell count and the time
-	# depend on the receiver's pace. A driver without ethtool -A/-a
-	# (cxbell_mlx4 programs global pause on in SET_PORT and offers no
-	# pause parameters) runs with its fixed setting: PAUSE says which,
-	# and the model's tx_paused says whether it held the sender.
+	# depend on the receiver's pace. Both drivers take ethtool -A
+	# (cxbell through its backend's pause operation); a driver without
+	# pause parameters would run with its fixed setting: PAUSE says
+	# which, and the model's tx_paused says whether it held the sender.
 	PAUSE=off
 	for _p in "$CX3_P1" "$CX3_P2"; do
 		if ! ethtool -a "$_p" >/dev/null 2>&1; then

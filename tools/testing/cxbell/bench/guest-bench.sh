@@ -63,7 +63,8 @@
 #                  mlx4_core), loaded as README's "On a ConnectX host"
 #                  says: contrib/modprobe/cxbell-mlx4.conf in
 #                  /etc/modprobe.d (the host passes it in) and kmod's
-#                  modprobe as the kernel's module helper
+#                  modprobe (in the initramfs) as the kernel's module
+#                  helper
 #   mlx4_en-norx, cx3-hw-norx
 #                  the same, pktgen to a MAC that no steering rule of
 #                  port 2 matches (02:00:00:00:00:02): the model drops
