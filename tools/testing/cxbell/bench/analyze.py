@@ -832,17 +832,18 @@ is copied here:
   `bench/run --no-cx3` skips it) with that boot's own floor, `dummy-q35`:
   `mlx4_en` (the stock mlx4_core + mlx4_en) and `cx3-hw` (cxbell_mlx4, a
   client of the stock mlx4_core, loaded as README's "On a ConnectX host"
-  says: `contrib/modprobe/cxbell-mlx4.conf` and kmod's modprobe, passed
-  into the guest by bench/run; `bench/cx3-setup.sh` is the one setup,
-  with the driver as its parameter). pktgen on port 1 to port 2's MAC,
+  says: `contrib/modprobe/cxbell-mlx4.conf`, which bench/run passes in,
+  and kmod's modprobe, also as the kernel's module helper;
+  `bench/cx3-setup.sh` is the one setup, with the driver as its
+  parameter). pktgen on port 1 to port 2's MAC,
   both ports up, one TX ring, default interrupt moderation and private
   flags (BlueFlame on), 802.3x pause off on both ports as in
   cx3-stock.sh's pktgen cases: a receiver out of buffers then drops
   instead of stopping the sender's queue, which would cut bursts and
-  make the doorbell count depend on the receiver's pace. cxbell_mlx4 has
-  no pause parameters (it programs global pause on): its row runs so and
-  says so (`pause` fixed-on), and the model's `tx_paused` shows whether
-  pause ever held the sender. Driver cost = whole path − dummy-q35 and
+  make the doorbell count depend on the receiver's pace (both drivers
+  take `ethtool -A`; a driver without pause parameters would run with its
+  fixed setting and say so, `pause` fixed-on; the model's `tx_paused`
+  shows whether pause ever held the sender). Driver cost = whole path − dummy-q35 and
   nothing else: the model runs in QEMU and costs the guest no
   instructions, but unlike every other row the path includes a receive
   path, port 2's (its interrupts and NAPI, and the stack dropping frames
