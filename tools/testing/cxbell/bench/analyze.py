@@ -800,7 +800,7 @@ is copied here:
   from timer jitter (deterministic under -icount; before that every
   `get_random_*()` takes a slow path). `bench/test` checks it (in the
   test command): the short sweep (dummy, cx3-db, cx3-bf at burst 1 and
-  32) in two boots, and one mlx4_en point (burst 32) in two --cx3
+  32) in two boots, and one mlx4_en-norx point (burst 32) in two --cx3
   boots, must give identical guest times. Two runs in one boot
   are not identical: the later one starts at another phase of the timer
   tick and finds other allocator state.
