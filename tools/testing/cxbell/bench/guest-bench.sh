@@ -53,7 +53,30 @@
 #   xdp-tx-pp      the same with debugfs xdp_tx_doorbell_per_packet 1
 # Their lines carry port 1's ethtool counters (p.NAME) and sim counters
 # (s1.NAME) too.
+# And on the QEMU ConnectX-3 model (vm-run --cx3: bench/run's second
+# icount boot, a q35 machine, with its own dummy floor row; not in the
+# default rows), pktgen on port 1 to port 2's MAC (the ports are cabled,
+# both up, 802.3x pause off on both: see setup_cx3), one TX ring,
+# default moderation and private flags (BlueFlame on):
+#   mlx4_en        the stock mlx4_core + mlx4_en
+#   cx3-hw         cxbell_mlx4 (cxbell as a client of the stock
+#                  mlx4_core), loaded as README's "On a ConnectX host"
+#                  says: contrib/modprobe/cxbell-mlx4.conf in
+#                  /etc/modprobe.d (the host passes it in) and kmod's
+#                  modprobe (in the initramfs) as the kernel's module
+#                  helper
+#   mlx4_en-norx, cx3-hw-norx
+#                  the same, pktgen to a MAC that no steering rule of
+#                  port 2 matches (02:00:00:00:00:02): the model drops
+#                  every frame (rx_dropped) and no receive path runs in
+#                  the guest, as in the sim rows (frames discarded) and
+#                  e1000e/virtio (a hub port that swallows them)
+# Their lines carry every counter of the model (m.NAME, cx3stat: both
+# ports) and port 2's ethtool counters (p.NAME). A row whose setup fails
+# prints "@@bench-failed row=ROW why=TEXT" instead of results.
 . /cxbell/lib.sh
+# setup_cx3 (the ConnectX-3 model's rows), passed in by bench/run
+. /cxbell-run/cx3-setup.sh
 
 COUNT=100000
 BURSTS="1 2 4 8 16 32 64 128"
@@ -228,6 +251,7 @@ setup_xdp()
 row_setup()
 {
 	PEER=
+	DST_MAC=02:00:00:00:00:02
 	case $1 in
 	xdp-*) setup_xdp "$1" || return 1 ;;
 	dummy) setup_dummy && IF=$DEV_dummy KIND=peer ;;
@@ -241,6 +265,19 @@ row_setup()
 		IF=$DEV_dummy_mq KIND=peer ;;
 	e1000e) setup_e1000e && IF=$DEV_e1000e KIND=peer ;;
 	virtio) setup_virtio && IF=$DEV_virtio KIND=peer ;;
+	# (before cx3-*: cx3-hw is not a sim row)
+	mlx4_en|cx3-hw|mlx4_en-norx|cx3-hw-norx)
+		_drv=mlx4_en
+		case $1 in
+		cx3-hw*) _drv=cxbell_mlx4 ;;
+		esac
+		setup_cx3 $_drv || return 1
+		IF=$CX3_P1 KIND=model PEER=$CX3_P2
+		case $1 in
+		*-norx) ;;
+		*) DST_MAC=$(cat "/sys/class/net/$CX3_P2/address") ;;
+		esac
+		;;
 	cx3-*)
 		setup_cx || return 1
 		IF=$DEV_cx KIND=cx
@@ -284,9 +321,13 @@ snap()
 	if [ -n "$PEER" ]; then
 		ethtool -S "$PEER" 2>/dev/null | awk -F': *' 'NF == 2 && $2 ~ /^[0-9]+$/ {
 			gsub(/^ +/, "", $1); print "p." $1, $2 }'
-		grep -H . "$CXB_DBG/cxbell_sim$SIM/port1"/* |
+		[ "$KIND" = xdp ] &&
+			grep -H . "$CXB_DBG/cxbell_sim$SIM/port1"/* |
 			sed -n 's|^.*/\([a-z_0-9]*\):\([0-9][0-9]*\)$|s1.\1 \2|p'
 	fi
+	# the ConnectX-3 model: all its counters (both ports)
+	[ "$KIND" = model ] && cx3stat | awk '$1 ~ /^[a-z0-9_]+$/ && $2 ~ /^[0-9]+$/ {
+		print "m." $1, $2 }'
 	if [ "$KIND" = cx ] || [ "$KIND" = xdp ]; then
 		# one grep for all files: "path:value"
 		grep -H . "$CXB_DBG/cxbell_sim$SIM/port0"/* |
@@ -318,11 +359,19 @@ run_one()
 	_row=$1 _b=$2 _sz=$3 _extra=${4:-}
 	_ring=$(ethtool -g "$IF" 2>/dev/null | awk '/^Current/ { c = 1 } c && $1 == "TX:" { print $2; exit }')
 	snap >/tmp/s0
+	_rx0=$(awk '$1 == "m.rx_frames" || $1 == "m.rx_dropped" { r += $2 }
+		END { print r + 0 }' /tmp/s0)
+	_tx0=$(awk '$1 == "m.tx_frames" { t = $2 } END { print t + 0 }' /tmp/s0)
 	# pktgen's own sample script: -i dev, -m dst MAC, -d dst IP, -s size,
 	# -n count, -b burst, -c clone_skb, -t 1 thread (kpktgend_0, queue 0)
 	"$BASH" "$SAMPLE" -i "$IF" -m $DST_MAC -d $DST_IP -s "$_sz" \
 		-n "$COUNT" -b "$_b" -c 1000000 -t 1 >/tmp/pg.out 2>&1
 	_rc=$?
+	if [ "$KIND" = model ]; then
+		# (after pktgen's own timing: its elapsed time is not affected)
+		wait_until 10 cx3_rx_done
+		sleep 0.3
+	fi
 	snap >/tmp/s1
 	# "Result: OK: 70000(c69000+d1000) usec, 100000 (60byte,0frags)"
 	_res=$(sed -n 's/^Result: OK: \([0-9]*\)(c\([0-9]*\)+d\([0-9]*\)) usec, \([0-9]*\) .*/\1 \4/p' /tmp/pg.out)
@@ -332,6 +381,7 @@ run_one()
 		return 1
 	fi
 	set -- $_res
+	[ "$KIND" = model ] && _extra="$_extra pause=$PAUSE"
 	echo "@@bench row=$_row burst=$_b ring=${_ring:-0} size=$_sz queues=1$_extra pkts=$2 elapsed_ns=$(($1 * 1000))$(delta /tmp/s0 /tmp/s1)" >>/tmp/bench.lines
 }
 
@@ -379,7 +429,13 @@ run_queues()
 : >/tmp/bench.lines
 rc=0
 for row in $ROWS; do
-	row_setup "$row" || { echo "guest-bench: row $row: setup failed"; rc=1; continue; }
+	WHY=
+	if ! row_setup "$row"; then
+		echo "guest-bench: row $row: setup failed${WHY:+: $WHY}"
+		echo "@@bench-failed row=$row why=${WHY:-setup failed}" >>/tmp/bench.lines
+		rc=1
+		continue
+	fi
 	rep=1
 	while [ $rep -le "$REPS" ]; do
 		for b in $BURSTS; do
@@ -505,4 +561,5 @@ done
 [ -n "$DEV_cx5" ] && cxb_del 5
 [ -n "$DEV_xa" ] && cxb_del 3
 [ -n "$DEV_cx$DEV_cx5$DEV_xa" ] && cxb_unload
+[ -n "$CX3_DRV" ] && { cx3_unload || { echo "guest-bench: $WHY"; rc=1; }; }
 exit $rc
