@@ -463,7 +463,7 @@ bool cxb_tx_kick_stalled(struct cxb_tx_ring *ring);
 void cxb_tx_err_cqe(struct cxb_channel *ch, u16 wqe_index, u8 syndrome,
 		    u8 vendor_syndrome, bool napi);
 void cxb_tx_bad_cqe(struct cxb_channel *ch, u16 wqe_index, u32 cons,
-		    bool napi);
+		    u32 prod, bool napi);
 int cxb_rx_ring_fill(struct cxb_rx_ring *ring, gfp_t gfp);
 void cxb_rx_ring_drain(struct cxb_rx_ring *ring);
 bool cxb_tx_defer_doorbell_gen(struct cxb_tx_ring *ring);
@@ -483,6 +483,22 @@ static inline u32 cxb_tx_free(const struct cxb_tx_ring *ring, u32 prod,
  * it. (A bool, not a NULL return: the kernel is built with
  * -fno-delete-null-pointer-checks, so a NULL test would stay in the loop.)
  */
+/* A send CQE's @idx (the 16-bit counter of the completed WQE's first
+ * TXBB/WQEBB) names a WQE from @cons up to the one at prod: xmit publishes
+ * prod after a WQE's owner bit, so the device may complete that one WQE
+ * before prod says it exists. *@prod caches prod for one completion walk
+ * (start it at @cons): it is loaded only when @idx lies past it.
+ */
+static __always_inline bool cxb_cqe_outstanding(const u32 *prod_ptr,
+						u32 *prod, u32 cons, u16 idx)
+{
+	if (likely((u16)(idx - (u16)cons) <= (u16)(*prod - cons)))
+		return true;
+	/* pairs with xmit's release of prod (after the owner bit) */
+	*prod = smp_load_acquire(prod_ptr);
+	return (u16)(idx - (u16)cons) <= (u16)(*prod - cons);
+}
+
 static __always_inline bool cxb_mlx4_cq_next(struct cxb_cq *cq, u32 ci,
 					     struct mlx4_cqe **cqe)
 {

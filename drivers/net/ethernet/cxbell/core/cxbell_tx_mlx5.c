@@ -405,14 +405,12 @@ bool cxb_mlx5_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 {
 	struct cxb_tx_ring *ring = &ch->tx;
 	struct cxb_cq *cq = &ch->tx_cq;
-	u32 ci = cq->ci, cons = ring->cons;
+	u32 ci = cq->ci, cons = ring->cons, prod = cons;
 	u32 pkts = 0, bytes = 0, ncqe = 0;
 	struct mlx5_cqe64 *cqe;
 
 	for (;;) {
 		u16 wqe_counter;
-		u32 walked = 0;
-		bool bad;
 
 		cqe = &cq->buf64[ci & (cq->size - 1)];
 		if (!cxb_mlx5_cqe_sw_owned(cqe, ci, cq->size))
@@ -423,15 +421,13 @@ bool cxb_mlx5_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 		dma_rmb();
 		wqe_counter = be16_to_cpu(cqe->wqe_counter);
 		/* as in the mlx4 walk (cxb_tx_complete) */
-		bad = (u16)(wqe_counter - (u16)cons) >= ring->size;
+		if (unlikely(!cxb_cqe_outstanding(&ring->prod, &prod, cons,
+						  wqe_counter)))
+			goto bad;
 		if (unlikely(get_cqe_opcode(cqe) != MLX5_CQE_REQ)) {
 			const struct mlx5_err_cqe *err = (const void *)cqe;
 
-			bad |= (u16)(wqe_counter - (u16)cons) >=
-			       (u16)(READ_ONCE(ring->prod) - cons);
-			if (bad)
-				;
-			else if (get_cqe_opcode(cqe) == MLX5_CQE_REQ_ERR)
+			if (get_cqe_opcode(cqe) == MLX5_CQE_REQ_ERR)
 				cxb_tx_err_cqe(ch, wqe_counter, err->syndrome,
 					       err->vendor_err_synd, napi);
 			else
@@ -439,26 +435,28 @@ bool cxb_mlx5_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 						 "TX queue %u: CQE opcode %#x\n",
 						 ch->idx, get_cqe_opcode(cqe));
 		}
-		if (unlikely(bad)) {
-			cxb_tx_bad_cqe(ch, wqe_counter, cons, napi);
-			ci++;
-			ncqe++;
-			continue;
-		}
 
 		/* Free every WQE up to and including the completed one. */
 		for (;;) {
-			bool last = (u16)cons == wqe_counter;
+			u16 left = wqe_counter - (u16)cons;
 			u32 n = cxb_mlx5_free_wqe(ring, cons, budget, &pkts,
 						  &bytes);
 
 			cons += n;
-			walked += n;
-			if (last || unlikely(walked >= ring->size))
+			if (!left)
 				break;
+			/* wqe_counter inside this WQE, or a slot never posted */
+			if (unlikely(left < n || !n))
+				goto bad;
 		}
 		ci++;
 		ncqe++;
+		continue;
+bad:
+		cxb_tx_bad_cqe(ch, wqe_counter, cons, prod, napi);
+		ci++;
+		ncqe++;
+		break;
 	}
 
 	if (!ncqe)

@@ -696,21 +696,27 @@ void cxb_tx_err_cqe(struct cxb_channel *ch, u16 wqe_index, u8 syndrome,
 	cxb_schedule_reset(ch->priv);
 }
 
-/* A CQE (either generation) naming WQE @wqe_index, which is not between
- * @cons and prod: the device and the ring disagree. Nothing is freed for
- * it; the queue is reset as after an error CQE (counted there too).
+/* A CQE (either generation) naming WQE @wqe_index, which is not one from
+ * @cons up to the one at @prod, or not the first TXBB of one: the device
+ * and the ring disagree. Nothing more is freed for it; the queue is reset
+ * as after an error CQE, and counted with them.
  */
-noinline void cxb_tx_bad_cqe(struct cxb_channel *ch, u16 wqe_index, u32 cons,
-			     bool napi)
+void __cold cxb_tx_bad_cqe(struct cxb_channel *ch, u16 wqe_index, u32 cons,
+			   u32 prod, bool napi)
 {
 	struct cxb_tx_ring *ring = &ch->tx;
 
+	u64_stats_update_begin(&ring->cstats_sync);
+	ring->err_cqes++;
+	u64_stats_update_end(&ring->cstats_sync);
+	if (ring->err_seen || !napi)
+		return;
+	ring->err_seen = true;
 	if (net_ratelimit())
 		netdev_err(ch->priv->netdev,
-			   "TX queue %u: CQE for WQE %u, outstanding %u..%u\n",
-			   ch->idx, wqe_index, (u16)cons,
-			   (u16)(READ_ONCE(ring->prod) - 1));
-	cxb_tx_err_cqe(ch, wqe_index, 0, 0, napi);
+			   "TX queue %u: CQE for WQE %u, cons %u, %u TXBBs outstanding; resetting\n",
+			   ch->idx, wqe_index, (u16)cons, prod - cons);
+	cxb_schedule_reset(ch->priv);
 }
 
 /* After a completion walk of either generation freed @pkts packets up to
@@ -774,56 +780,52 @@ static bool cxb_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 {
 	struct cxb_tx_ring *ring = &ch->tx;
 	struct cxb_cq *cq = &ch->tx_cq;
-	u32 ci = cq->ci, cons = ring->cons;
+	u32 ci = cq->ci, cons = ring->cons, prod = cons;
 	u32 pkts = 0, bytes = 0, ncqe = 0;
 	struct mlx4_cqe *cqe;
 
 	while (cxb_mlx4_cq_next(cq, ci, &cqe)) {
 		u16 wqe_index;
-		u32 walked = 0;
-		bool bad;
 
 		if (unlikely(ncqe == CXB_TX_CQ_BUDGET))
 			break;
 		wqe_index = be16_to_cpu(cqe->wqe_index);
-		/* wqe_index is the 16-bit WQE counter of the completed WQE,
-		 * which must be outstanding: a walk to any other one would
-		 * free WQEs the device still owns and run past prod. Within
-		 * a ring's length of cons always; an error CQE, the one a
-		 * device in trouble writes, is checked against prod too.
+		/* A walk to a WQE that is not outstanding would free WQEs the
+		 * device still owns and move cons past prod.
 		 */
-		bad = (u16)(wqe_index - (u16)cons) >= ring->size;
+		if (unlikely(!cxb_cqe_outstanding(&ring->prod, &prod, cons,
+						  wqe_index)))
+			goto bad;
 		if (unlikely(cxb_mlx4_cqe_is_err(cqe))) {
 			const struct mlx4_err_cqe *err = (const void *)cqe;
 
-			bad |= (u16)(wqe_index - (u16)cons) >=
-			       (u16)(READ_ONCE(ring->prod) - cons);
-			if (!bad)
-				cxb_tx_err_cqe(ch, wqe_index, err->syndrome,
-					       err->vendor_err_syndrome, napi);
-		}
-		if (unlikely(bad)) {
-			cxb_tx_bad_cqe(ch, wqe_index, cons, napi);
-			ci++;
-			ncqe++;
-			continue;
+			cxb_tx_err_cqe(ch, wqe_index, err->syndrome,
+				       err->vendor_err_syndrome, napi);
 		}
 
 		/* Free every WQE up to and including the completed one. */
 		for (;;) {
-			bool last = (u16)cons == wqe_index;
+			u16 left = wqe_index - (u16)cons;
 			u32 n;
 
 			if (ring->tx_info[cons & ring->size_mask].skb)
 				pkts++;
 			n = cxb_tx_free_wqe(ring, cons, budget, &bytes);
 			cons += n;
-			walked += n;
-			if (last || unlikely(walked >= ring->size))
+			if (!left)
 				break;
+			/* wqe_index inside this WQE, or a slot never posted */
+			if (unlikely(left < n || !n))
+				goto bad;
 		}
 		ci++;
 		ncqe++;
+		continue;
+bad:
+		cxb_tx_bad_cqe(ch, wqe_index, cons, prod, napi);
+		ci++;
+		ncqe++;
+		break;
 	}
 
 	if (!ncqe)

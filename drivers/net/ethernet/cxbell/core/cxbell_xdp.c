@@ -150,6 +150,27 @@ static noinline void cxb_xdp_err_cqe(struct cxb_channel *ch,
 	cxb_schedule_reset(ch->priv);
 }
 
+/* A CQE naming a WQE of the XDP send queue that is not outstanding (as
+ * cxb_tx_bad_cqe()): nothing more freed, the queue reset.
+ */
+static void __cold cxb_xdp_bad_cqe(struct cxb_channel *ch, u16 wqe_index,
+				   u32 cons, u32 prod, bool napi)
+{
+	struct cxb_xdp_sq *sq = &ch->xdpsq;
+
+	u64_stats_update_begin(&sq->cstats_sync);
+	sq->err_cqes++;
+	u64_stats_update_end(&sq->cstats_sync);
+	if (sq->err_seen || !napi)
+		return;
+	sq->err_seen = true;
+	if (net_ratelimit())
+		netdev_err(ch->priv->netdev,
+			   "XDP send queue %u: CQE for WQE %u, cons %u, %u outstanding; resetting\n",
+			   ch->idx, wqe_index, (u16)cons, prod - cons);
+	cxb_schedule_reset(ch->priv);
+}
+
 /* Handle the XDP send queue's completions. Returns true when all pending
  * ones were handled. @napi false: the queue is being torn down.
  */
@@ -157,17 +178,24 @@ bool cxb_xdp_complete(struct cxb_channel *ch, int budget, bool napi)
 {
 	struct cxb_xdp_sq *sq = &ch->xdpsq;
 	struct cxb_cq *cq = &ch->xdp_cq;
-	u32 ci = cq->ci, cons = sq->cons;
+	u32 ci = cq->ci, cons = sq->cons, prod = cons;
 	struct mlx4_cqe *cqe;
 	u32 ncqe = 0;
 
 	while (cxb_mlx4_cq_next(cq, ci, &cqe)) {
-		u32 walked = 0;
 		u16 wqe_index;
 
 		if (unlikely(ncqe == CXB_TX_CQ_BUDGET))
 			break;
 		wqe_index = be16_to_cpu(cqe->wqe_index);
+		/* as in cxb_tx_complete(): every WQE here is one TXBB */
+		if (unlikely(!cxb_cqe_outstanding(&sq->prod, &prod, cons,
+						  wqe_index))) {
+			cxb_xdp_bad_cqe(ch, wqe_index, cons, prod, napi);
+			ci++;
+			ncqe++;
+			break;
+		}
 		if (unlikely(cxb_mlx4_cqe_is_err(cqe)))
 			cxb_xdp_err_cqe(ch, cqe, napi);
 		for (;;) {
@@ -175,7 +203,7 @@ bool cxb_xdp_complete(struct cxb_channel *ch, int budget, bool napi)
 
 			cxb_xdpsq_free(sq, cons, napi);
 			cons++;
-			if (last || unlikely(++walked >= sq->size))
+			if (last)
 				break;
 		}
 		ci++;
