@@ -908,9 +908,11 @@ cx3_pause_set()
 	_ps=$1
 	shift
 	for _p in "$@"; do
-		ethtool -A "$_p" rx "$_ps" tx "$_ps" 2>/dev/null ||
-			[ "$(ethtool -a "$_p" | awk '/^RX:/ {print $2}')" = "$_ps" ] ||
-			{ ktap_diag "ethtool -A $_p rx $_ps tx $_ps failed"; return 1; }
+		# (ethtool -A fails when nothing changes: then both must read so)
+		ethtool -A "$_p" rx "$_ps" tx "$_ps" 2>/tmp/cx3_pause.err ||
+			[ "$(ethtool -a "$_p" | awk '/^(RX|TX):/ {printf "%s ", $2}')" = "$_ps $_ps " ] ||
+			{ ktap_diag "ethtool -A $_p rx $_ps tx $_ps failed: $(cat /tmp/cx3_pause.err)"
+			  return 1; }
 	done
 }
 

@@ -32,16 +32,7 @@ no_ipv6
 modprobe pktgen || true
 
 # send doorbells between the snapshots b and a
-send_db()
-{
-	if [ -n "${a_sq_doorbells:-}" ]; then
-		cx3_d sq_doorbells
-	elif [ -n "${a_eq_doorbells:-}" ]; then
-		echo $(($(cx3_d doorbells) - $(cx3_d cq_arms) - $(cx3_d eq_doorbells)))
-	else
-		echo $(($(cx3_d doorbells) - $(cx3_d cq_arms) - $(cx3_d interrupts)))
-	fi
-}
+send_db() { cx3_d sq_doorbells; }
 
 point()
 {
@@ -56,7 +47,7 @@ point()
 	pgset /proc/net/pktgen/pgctrl start || return 1
 	_r=$(sed -n 's/^Result: OK: \([0-9]*\)(c[0-9]*+d[0-9]*) usec, \([0-9]*\) .*/\1 \2/p' \
 		"/proc/net/pktgen/$CX3_P1")
-	pgset /proc/net/pktgen/kpktgend_0 rem_device_all
+	pktgen_rem_all
 	wait_until 10 cx3_rx_done
 	sleep 0.3
 	eval "$(cx3_snap a)"

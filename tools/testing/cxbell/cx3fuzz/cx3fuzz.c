@@ -20,7 +20,7 @@
  * bring-up (QUERY_FW, MAP_FA, RUN_FW, SET_ICM_SIZE, MAP_ICM_AUX, MAP_ICM,
  * INIT_HCA, SW2HW_EQ/MPT/CQ, MAP_EQ, INIT_PORT, SET_PORT, FLOW_ATTACH,
  * the QP transitions to RTS) whose fields are valid or, one time in
- * four, garbage; work for the datapath (WQEs in the queue pages, RQ
+ * eight, garbage; work for the datapath (WQEs in the queue pages, RQ
  * producer records, send/CQ/EQ doorbells); random UAR doorbell writes;
  * random BlueFlame writes; random BAR0 writes (HCR, reset register,
  * clr_int, MSI-X table and PBA, counters page, anywhere). The writable

@@ -316,7 +316,9 @@ static void cx3_bar0_write(void *opaque, hwaddr addr, uint64_t val,
 	CX3State *s = opaque;
 	uint32_t v = bswap32((uint32_t)val);
 
-	cx3_pcie(s, true, size, 1);	/* a host write: one posted TLP */
+	/* a host write: one posted TLP (not the model's own pages: below) */
+	if (addr < CX3_CTR_PAGE || addr >= CX3_TEST_PAGE + 4096)
+		cx3_pcie(s, true, size, 1);
 	if (addr >= CX3_HCR_BASE && addr < CX3_HCR_BASE + 28) {
 		cx3_hcr_write(s, (addr - CX3_HCR_BASE) / 4, v);
 		return;

@@ -1403,15 +1403,14 @@ static bool tx_lso(CX3State *s, unsigned int port, uint8_t *f,
 
 /*
  * The send WQE at the head failed: an error CQE, the QP to the send queue
- * error state. IDX (its ring slot) is only for the caller's messages: the
- * CQE's wqe_index is the 16-bit WQE counter, as in every send CQE (mlx4_ib
- * cq.c mlx4_ib_poll_one: wq->tail += wqe_ctr - tail, errors included).
+ * error state. The CQE's wqe_index is the 16-bit WQE counter, as in every
+ * send CQE (mlx4_ib cq.c mlx4_ib_poll_one: wq->tail += wqe_ctr - tail,
+ * errors included), not the ring slot.
  */
-static void sq_error(CX3State *s, CX3Qp *qp, uint16_t idx, uint8_t syn)
+static void sq_error(CX3State *s, CX3Qp *qp, uint8_t syn)
 {
 	uint8_t cqe[32] = { 0 };
 
-	(void)idx;
 	stl_be_p(cqe + 0, qp->qpn);
 	stw_be_p(cqe + 24, qp->sq_head & 0xffff);
 	cqe[27] = syn;
@@ -1520,14 +1519,14 @@ static void sq_run(CX3State *s, CX3Qp *qp, const uint8_t *bf,
 		if (ds < 1 || nbb > size) {
 			cx3_violation(s, "QP 0x%x: WQE %u with %u 16-byte units",
 				      qp->qpn, idx, ds);
-			sq_error(s, qp, idx, SYN_LOCAL_LENGTH);
+			sq_error(s, qp, SYN_LOCAL_LENGTH);
 			return;
 		}
 		if (from_bf) {
 			if (bflen < ds * 16) {
 				cx3_violation(s, "QP 0x%x: BlueFlame copy %u of %u "
 					      "bytes", qp->qpn, bflen, ds * 16);
-				sq_error(s, qp, idx, SYN_LOCAL_LENGTH);
+				sq_error(s, qp, SYN_LOCAL_LENGTH);
 				return;
 			}
 			memcpy(w, bf, ds * 16);
@@ -1549,7 +1548,7 @@ static void sq_run(CX3State *s, CX3Qp *qp, const uint8_t *bf,
 			if (w[6] & WQE_CTRL_INS_SVLAN) {
 				cx3_violation(s, "QP 0x%x: S-VLAN insertion",
 					      qp->qpn);
-				sq_error(s, qp, idx, SYN_LOCAL_QP_OP);
+				sq_error(s, qp, SYN_LOCAL_QP_OP);
 				return;
 			}
 		}
@@ -1564,7 +1563,7 @@ static void sq_run(CX3State *s, CX3Qp *qp, const uint8_t *bf,
 			if (lso_hdr > 512 || 16 + 4 + lso_hdr > ds * 16) {
 				cx3_violation(s, "QP 0x%x: LSO header %u",
 					      qp->qpn, lso_hdr);
-				sq_error(s, qp, idx, SYN_LOCAL_LENGTH);
+				sq_error(s, qp, SYN_LOCAL_LENGTH);
 				return;
 			}
 			memcpy(dp->frame, w + 20, lso_hdr);
@@ -1572,13 +1571,13 @@ static void sq_run(CX3State *s, CX3Qp *qp, const uint8_t *bf,
 			off = 16 + ROUND_UP(4 + lso_hdr, 16);
 		} else if (op != OP_SEND && op != OP_NOP) {
 			cx3_violation(s, "QP 0x%x: WQE opcode 0x%x", qp->qpn, op);
-			sq_error(s, qp, idx, SYN_LOCAL_QP_OP);
+			sq_error(s, qp, SYN_LOCAL_QP_OP);
 			return;
 		}
 		if (op != OP_NOP && s->fail_sends) {
 			/* a fault the test page asked for: no violation */
 			s->fail_sends--;
-			sq_error(s, qp, idx, SYN_LOCAL_QP_OP);
+			sq_error(s, qp, SYN_LOCAL_QP_OP);
 			return;
 		}
 		while (op != OP_NOP && off < ds * 16) {
@@ -1590,7 +1589,7 @@ static void sq_run(CX3State *s, CX3Qp *qp, const uint8_t *bf,
 				if (off + 4 + n > ds * 16 || len + n > MAX_FRAME) {
 					cx3_violation(s, "QP 0x%x: inline %u bytes",
 						      qp->qpn, n);
-					sq_error(s, qp, idx, SYN_LOCAL_LENGTH);
+					sq_error(s, qp, SYN_LOCAL_LENGTH);
 					return;
 				}
 				memcpy(dp->frame + len, w + off + 4, n);
@@ -1604,7 +1603,7 @@ static void sq_run(CX3State *s, CX3Qp *qp, const uint8_t *bf,
 				    len + bc > MAX_FRAME) {
 					cx3_violation(s, "QP 0x%x: data segment "
 						      "of %u bytes", qp->qpn, bc);
-					sq_error(s, qp, idx, SYN_LOCAL_LENGTH);
+					sq_error(s, qp, SYN_LOCAL_LENGTH);
 					return;
 				}
 				if (!lkey_rw(s, lkey, va, dp->frame + len, bc,
@@ -1612,7 +1611,7 @@ static void sq_run(CX3State *s, CX3Qp *qp, const uint8_t *bf,
 					cx3_violation(s, "QP 0x%x: gather lkey "
 						      "0x%x va 0x%" PRIx64,
 						      qp->qpn, lkey, va);
-					sq_error(s, qp, idx, SYN_LOCAL_PROT);
+					sq_error(s, qp, SYN_LOCAL_PROT);
 					return;
 				}
 				len += bc;
@@ -1623,14 +1622,14 @@ static void sq_run(CX3State *s, CX3Qp *qp, const uint8_t *bf,
 			if (len < 14) {
 				cx3_violation(s, "QP 0x%x: %u-byte frame",
 					      qp->qpn, len);
-				sq_error(s, qp, idx, SYN_LOCAL_LENGTH);
+				sq_error(s, qp, SYN_LOCAL_LENGTH);
 				return;
 			}
 			if (cvlan && len + 4 > MAX_FRAME) {
 				/* no room for the tag in the frame buffer */
 				cx3_violation(s, "QP 0x%x: %u-byte frame and a "
 					      "VLAN tag", qp->qpn, len);
-				sq_error(s, qp, idx, SYN_LOCAL_LENGTH);
+				sq_error(s, qp, SYN_LOCAL_LENGTH);
 				return;
 			}
 			if (cvlan) {
@@ -1645,7 +1644,7 @@ static void sq_run(CX3State *s, CX3Qp *qp, const uint8_t *bf,
 					    lso_mss)) {
 					cx3_violation(s, "QP 0x%x: LSO of a non-TCP "
 						      "frame", qp->qpn);
-					sq_error(s, qp, idx, SYN_LOCAL_QP_OP);
+					sq_error(s, qp, SYN_LOCAL_QP_OP);
 					return;
 				}
 			} else {
