@@ -64,6 +64,10 @@ cleanup()
 			[ -d "/sys/module/$_m" ] && rmmod "$_m"
 		done
 	fi
+	# tests/cx3-cxbell.sh installs README's modprobe.d file and kmod as
+	# the kernel's modprobe: none of it outlives the test
+	rm -f /etc/modprobe.d/cxbell-mlx4.conf
+	echo /sbin/modprobe >/proc/sys/kernel/modprobe
 	return 0
 }
 

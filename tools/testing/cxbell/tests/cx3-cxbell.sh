@@ -74,8 +74,11 @@
 #                     the cable: 10/10, 64 MiB sha256
 #   datapath_clean    0 violations; tx_frames == rx_frames + rx_dropped
 #                     over the whole run
-#   unload_clean      modprobe -r cxbell_mlx4 cxbell, modprobe -r
-#                     mlx4_core: no netdev left, a clean log
+#   unload_clean      README's way back: modprobe -r cxbell_mlx4 cxbell,
+#                     rm the modprobe.d file, modprobe -r mlx4_core,
+#                     modprobe mlx4_core: mlx4_en (requested by mlx4_core
+#                     itself) drives both ports, cxbell_mlx4 stays
+#                     unloaded; then all unloaded, a clean log
 #
 #   cx3-cxbell.sh [COUNT]  COUNT (default 9600) a multiple of 32
 . /cxbell/lib.sh
@@ -103,6 +106,7 @@ kmod_setup()
 		ln -sf /usr/bin/kmod "/tmp/kmod/$_c"
 	done
 	PATH=/tmp/kmod:$PATH
+	kmod_was=$(cat /proc/sys/kernel/modprobe)
 	echo /tmp/kmod/modprobe >/proc/sys/kernel/modprobe
 	# README: "cp contrib/modprobe/cxbell-mlx4.conf /etc/modprobe.d/"
 	(cd /cxbell && cp contrib/modprobe/cxbell-mlx4.conf /etc/modprobe.d/)
@@ -477,18 +481,35 @@ datapath_clean()
 	return $_rc
 }
 
+# README's way back to mlx4_en: cxbell off, the modprobe.d file gone
+# (with kmod's modprobe out of the kernel's hands again: the next test of
+# the boot loads mlx4_core its own way), mlx4_core reloaded: mlx4_en
+# drives the ports again.
 unload_clean()
 {
 	for _ns in a b; do
 		ip netns list | grep -q "^$_ns" && ip netns del "$_ns"
 	done
 	dmesg -c >/dev/null
-	unload_readme || return 1
+	modprobe -r cxbell_mlx4 cxbell || { ktap_diag "modprobe -r cxbell_mlx4 cxbell failed"; return 1; }
+	rm /etc/modprobe.d/cxbell-mlx4.conf || return 1
+	modprobe -r mlx4_core || { ktap_diag "modprobe -r mlx4_core failed"; return 1; }
+	_rc=0
+	modprobe mlx4_core || { ktap_diag "modprobe mlx4_core failed"; return 1; }
+	# mlx4_core requests mlx4_en itself (request_module_nowait)
+	wait_until 20 eval '[ -d /sys/module/mlx4_en ] && [ $(cx3_netdevs | wc -l) = 2 ]' ||
+		{ ktap_diag "mlx4_en did not take the ports: $(cx3_netdevs | tr '\n' ' ')"; _rc=1; }
+	loaded cxbell_mlx4 && { ktap_diag "cxbell_mlx4 loaded without the modprobe.d file"; _rc=1; }
+	for _m in mlx4_en mlx4_core; do
+		loaded $_m && { rmmod $_m || _rc=1; }
+	done
+	echo "$kmod_was" >/proc/sys/kernel/modprobe
 	cx3_log
-	cx3_log_clean
+	cx3_log_clean || _rc=1
+	return $_rc
 }
 
-p1= p2= m1= m2= up=0
+p1= p2= m1= m2= up=0 kmod_was=/sbin/modprobe
 ktap_ok readme_load readme_load
 ktap_ok netdevs netdevs_ok
 ktap_ok ethtool ethtool_ok
