@@ -678,17 +678,26 @@ static u32 cxb_tx_free_wqe(struct cxb_tx_ring *ring, u32 cons, int budget,
  * failed one. Only a full reset brings the queue back (the reset work;
  * not while the datapath is going down anyway).
  */
-void cxb_tx_err_cqe(struct cxb_channel *ch, u16 wqe_index, u8 syndrome,
-		    u8 vendor_syndrome, bool napi)
+/* Count a send queue fault (tx_err_cqe); true for the first one since
+ * the queue was built, unless it is going down: the caller logs it and
+ * schedules the reset.
+ */
+static bool cxb_tx_fault(struct cxb_tx_ring *ring, bool napi)
 {
-	struct cxb_tx_ring *ring = &ch->tx;
-
 	u64_stats_update_begin(&ring->cstats_sync);
 	ring->err_cqes++;
 	u64_stats_update_end(&ring->cstats_sync);
 	if (ring->err_seen || !napi)
-		return;
+		return false;
 	ring->err_seen = true;
+	return true;
+}
+
+void cxb_tx_err_cqe(struct cxb_channel *ch, u16 wqe_index, u8 syndrome,
+		    u8 vendor_syndrome, bool napi)
+{
+	if (!cxb_tx_fault(&ch->tx, napi))
+		return;
 	if (net_ratelimit())
 		netdev_err(ch->priv->netdev,
 			   "TX queue %u: error CQE at WQE %u, syndrome %#x vendor %#x; resetting\n",
@@ -704,14 +713,8 @@ void cxb_tx_err_cqe(struct cxb_channel *ch, u16 wqe_index, u8 syndrome,
 void __cold cxb_tx_bad_cqe(struct cxb_channel *ch, u16 wqe_index, u32 cons,
 			   u32 prod, bool napi)
 {
-	struct cxb_tx_ring *ring = &ch->tx;
-
-	u64_stats_update_begin(&ring->cstats_sync);
-	ring->err_cqes++;
-	u64_stats_update_end(&ring->cstats_sync);
-	if (ring->err_seen || !napi)
+	if (!cxb_tx_fault(&ch->tx, napi))
 		return;
-	ring->err_seen = true;
 	if (net_ratelimit())
 		netdev_err(ch->priv->netdev,
 			   "TX queue %u: CQE for WQE %u, cons %u, %u TXBBs outstanding; resetting\n",

@@ -125,6 +125,20 @@ static void cxb_xdpsq_free(struct cxb_xdp_sq *sq, u32 cons, bool napi)
 	info->page = NULL;
 }
 
+/* Count a fault of the XDP send queue (tx_xdp_err_cqe); true for the
+ * first one, as cxb_tx_fault(): the caller logs it and resets.
+ */
+static bool cxb_xdpsq_fault(struct cxb_xdp_sq *sq, bool napi)
+{
+	u64_stats_update_begin(&sq->cstats_sync);
+	sq->err_cqes++;
+	u64_stats_update_end(&sq->cstats_sync);
+	if (sq->err_seen || !napi)
+		return false;
+	sq->err_seen = true;
+	return true;
+}
+
 /* An error CQE on the XDP send queue: the device failed the WQE at
  * @wqe_index and stopped the queue (error state), as on a regular send
  * queue (cxb_tx_err_cqe()); only a reset brings it back, as mlx5e
@@ -134,14 +148,9 @@ static noinline void cxb_xdp_err_cqe(struct cxb_channel *ch,
 				     const struct mlx4_cqe *cqe, bool napi)
 {
 	const struct mlx4_err_cqe *err = (const void *)cqe;
-	struct cxb_xdp_sq *sq = &ch->xdpsq;
 
-	u64_stats_update_begin(&sq->cstats_sync);
-	sq->err_cqes++;
-	u64_stats_update_end(&sq->cstats_sync);
-	if (sq->err_seen || !napi)
+	if (!cxb_xdpsq_fault(&ch->xdpsq, napi))
 		return;
-	sq->err_seen = true;
 	if (net_ratelimit())
 		netdev_err(ch->priv->netdev,
 			   "XDP send queue %u: error CQE at WQE %u, syndrome %#x vendor %#x; resetting\n",
@@ -156,14 +165,8 @@ static noinline void cxb_xdp_err_cqe(struct cxb_channel *ch,
 static void __cold cxb_xdp_bad_cqe(struct cxb_channel *ch, u16 wqe_index,
 				   u32 cons, u32 prod, bool napi)
 {
-	struct cxb_xdp_sq *sq = &ch->xdpsq;
-
-	u64_stats_update_begin(&sq->cstats_sync);
-	sq->err_cqes++;
-	u64_stats_update_end(&sq->cstats_sync);
-	if (sq->err_seen || !napi)
+	if (!cxb_xdpsq_fault(&ch->xdpsq, napi))
 		return;
-	sq->err_seen = true;
 	if (net_ratelimit())
 		netdev_err(ch->priv->netdev,
 			   "XDP send queue %u: CQE for WQE %u, cons %u, %u outstanding; resetting\n",
