@@ -717,6 +717,26 @@ tcp_ab_ok()
 	eq "$tcp_sum" "$1" "sha256"
 }
 
+# ns_ping10: 10 pings from netns a to 10.0.0.2 in b (cxb_netns_pair), the
+# summary line as a diagnostic; 0 iff all 10 came back.
+ns_ping10()
+{
+	_out=$(ip netns exec a ping -c 10 -i 0.2 -W 2 10.0.0.2 2>&1)
+	ktap_diag "$(printf '%s\n' "$_out" | grep 'packets transmitted')"
+	printf '%s\n' "$_out" | grep -q '^10 packets transmitted, 10 packets received'
+}
+
+# ns_tcp_sha MIB: MIB MiB of random bytes from a to b over TCP (tcp_ab),
+# b's sha256 checked (tcp_ab_ok).
+ns_tcp_sha()
+{
+	head -c $(($1 * 1024 * 1024)) /dev/urandom >/tmp/src || return 1
+	_sum=$(sha256sum </tmp/src | cut -d' ' -f1)
+	tcp_ab /tmp/src
+	ktap_diag "$1 MiB in $tcp_secs s"
+	tcp_ab_ok "$_sum"
+}
+
 # toggle_rounds NAME STEP IF STOP: run "STEP IF ROUND" for ROUND 0, 1, ...
 # until file STOP exists and at least 8 rounds are done, then print
 # "NAME ROUNDS" (after STEP's own output: a line per problem).

@@ -236,12 +236,26 @@ static int hcr_wait(struct fz *f)
 	return -ETIMEDOUT;
 }
 
+/* a command was posted: count it, poll its end; the status, or < 0 on a
+ * hang
+ */
+static int hcr_done(struct fz *f)
+{
+	u32 st;
+
+	commands++;
+	if (hcr_wait(f))
+		return -ETIMEDOUT;
+	st = ioread32be(f->bar0 + HCR_STATUS) >> 24;
+	if (st)
+		cmd_errors++;
+	return st;
+}
+
 /* post one command, poll its end; the status, or < 0 on a hang */
 static int cmd(struct fz *f, u16 op, u8 opmod, u32 in_mod, u64 in, u64 out,
 	       bool event)
 {
-	u32 st;
-
 	iowrite32be(in >> 32, f->bar0 + HCR);
 	iowrite32be((u32)in, f->bar0 + HCR + 4);
 	iowrite32be(in_mod, f->bar0 + HCR + 8);
@@ -251,13 +265,7 @@ static int cmd(struct fz *f, u16 op, u8 opmod, u32 in_mod, u64 in, u64 out,
 	f->toggle ^= 1;
 	iowrite32be(HCR_GO | (f->toggle ? HCR_T : 0) | (event ? HCR_E : 0) |
 		    (opmod & 0xf) << 12 | (op & 0xfff), f->bar0 + HCR_STATUS);
-	commands++;
-	if (hcr_wait(f))
-		return -ETIMEDOUT;
-	st = ioread32be(f->bar0 + HCR_STATUS) >> 24;
-	if (st)
-		cmd_errors++;
-	return st;
+	return hcr_done(f);
 }
 
 /* a command with the input mailbox (page 0) and the output one (page 1) */
@@ -847,8 +855,6 @@ static int step_bar0(struct fz *f)
 	}
 	bar0_writes++;
 	if (off == HCR_STATUS) {
-		int st;
-
 		/* the go bit, as the device reads the word (big-endian) */
 		if (!(swab32(v) & HCR_GO)) {
 			iowrite32(v, f->bar0 + off);
@@ -862,13 +868,7 @@ static int step_bar0(struct fz *f)
 		fill(f, page(f, 0), SZ_4K);
 		sanitize(f, swab32(v) & 0xfff, 0, 0, page(f, 0));
 		iowrite32(v, f->bar0 + off);
-		commands++;
-		if (hcr_wait(f))
-			return -ETIMEDOUT;
-		st = ioread32be(f->bar0 + HCR_STATUS) >> 24;
-		if (st)
-			cmd_errors++;
-		return 0;
+		return hcr_done(f) < 0 ? -ETIMEDOUT : 0;
 	}
 	switch (below(f, 4)) {
 	case 0:

@@ -450,20 +450,14 @@ ping_ok()
 {
 	[ "$up" = 1 ] || { ktap_diag "ports not up"; return 1; }
 	cxb_netns_pair "$p1" "$p2" 10 || return 1
-	_out=$(ip netns exec a ping -c 10 -i 0.2 -W 2 10.0.0.2 2>&1)
-	ktap_diag "$(printf '%s\n' "$_out" | grep 'packets transmitted')"
-	printf '%s\n' "$_out" | grep -q '^10 packets transmitted, 10 packets received' || return 1
+	ns_ping10 || return 1
 	pinged=1
 }
 
 tcp_ok()
 {
 	[ $pinged = 1 ] || { ktap_diag "ping failed: not tried"; return 1; }
-	head -c $((TCP_MB * 1024 * 1024)) /dev/urandom >/tmp/src || return 1
-	_sum=$(sha256sum </tmp/src | cut -d' ' -f1)
-	tcp_ab /tmp/src
-	ktap_diag "$TCP_MB MiB in $tcp_secs s"
-	tcp_ab_ok "$_sum"
+	ns_tcp_sha "$TCP_MB"
 }
 
 datapath_clean()
