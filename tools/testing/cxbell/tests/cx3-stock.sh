@@ -35,7 +35,6 @@
 #                     netns); with deltas of the model's counters and
 #                     mlx4_en's: SENT == COUNT, queue_stopped == 0,
 #                     sq_doorbells + bf_writes == COUNT / B exactly,
-#                     doorbells - cq_arms - interrupts == sq_doorbells,
 #                     xmit_more == COUNT - COUNT / B, model tx_frames ==
 #                     COUNT == rx_frames + rx_dropped, peer rx_packets ==
 #                     model rx_frames (802.3x pause off on both ports, so
@@ -76,7 +75,10 @@
 # Send doorbell writes (UAR + 0x14) are the model's "sq_doorbells",
 # BlueFlame copies its "bf_writes"; CQ and EQ doorbells are not rings.
 # The older derivation of send doorbells, doorbells - cq_arms -
-# interrupts, is checked to agree with sq_doorbells.
+# interrupts, is only printed: mlx4_core writes its EQ doorbell after the
+# interrupt, in the handler, and mlx4_en's stats work posts commands whose
+# completion interrupts can fall between cx3stat's reads of one snapshot,
+# so it is off by one now and then (seen: -1 against 0).
 #
 #   cx3-stock.sh [COUNT]  COUNT (default 9600) a multiple of 32
 . /cxbell/lib.sh
@@ -309,6 +311,7 @@ pktgen_burst()
 	# per interrupt (eq.c eq_set_ci(eq, 1); eq_set_ci(eq, 0) only past
 	# MLX4_NUM_SPARE_EQE EQEs in one call).
 	_derived=$(($(cx3_d doorbells) - $(cx3_d cq_arms) - $(cx3_d interrupts)))
+	# (printed, not checked: see the header)
 	_bfw=$(cx3_d bf_writes)
 	ktap_diag "burst $_b: sent $sent (${_res%% *} pps), blueflame $_bf," \
 		"sq_doorbells $_db bf_writes $_bfw (want $_rings together)," \
@@ -323,8 +326,6 @@ pktgen_burst()
 	eq "$sent" "$COUNT" "pktgen sent" || _rc=1
 	eq "$(cx3_d e1_queue_stopped)" 0 "queue_stopped" || _rc=1
 	eq $((_db + _bfw)) "$_rings" "sq_doorbells + bf_writes" || _rc=1
-	eq "$_derived" "$_db" "doorbells - cq_arms - interrupts vs sq_doorbells" ||
-		_rc=1
 	eq "$(cx3_d e1_xmit_more)" $((COUNT - _rings)) "xmit_more" || _rc=1
 	if [ "$_bf" = on ]; then
 		eq "$_bfw" "$_rings" "bf_writes (blueflame on)" || _rc=1
@@ -424,8 +425,7 @@ unload_clean()
 # Stock behaviour, not the model's: the rings ring plain send doorbells
 # until the flag is set off and on again (mlx4_en_set_priv_flags() sets
 # bf_enabled on every ring). Pinned: after ethtool -L $p1 tx 1 the flag
-# reads on and a burst-8 run has bf_writes 0, sq_doorbells COUNT / 8
-# (and doorbells - cq_arms - interrupts == sq_doorbells);
+# reads on and a burst-8 run has bf_writes 0, sq_doorbells COUNT / 8;
 # after blueflame off/on, bf_writes COUNT / 8, sq_doorbells 0. Then the
 # channels and the flag are put back.
 bf_run()
@@ -438,11 +438,7 @@ bf_run()
 	ktap_diag "$1: sent ${_res#* }, blueflame $(cxb_priv_flag "$p1" blueflame)," \
 		"bf_writes $(cx3_d bf_writes) sq_doorbells $(cx3_d sq_doorbells)"
 	eq "${_res#* }" "$COUNT" "pktgen sent ($1)" || return 1
-	eq "$(cx3_d e1_queue_stopped)" 0 "queue_stopped ($1)" || return 1
-	# the derivation of pktgen_burst, here with plain doorbells to count
-	eq $(($(cx3_d doorbells) - $(cx3_d cq_arms) - $(cx3_d interrupts))) \
-		"$(cx3_d sq_doorbells)" \
-		"doorbells - cq_arms - interrupts vs sq_doorbells ($1)"
+	eq "$(cx3_d e1_queue_stopped)" 0 "queue_stopped ($1)"
 }
 
 blueflame_set_channels()
