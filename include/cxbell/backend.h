@@ -53,6 +53,8 @@ struct cxb_cq_params {
 	unsigned int cqe_size;		/* bytes per CQE: 32 (mlx4), 64 */
 					/*   (mlx5, send CQs of CX5) */
 	unsigned int channel;		/* picks the UAR page / vector */
+	u16 moder_cnt;			/* moderation, as @cq_moderate */
+	u16 moder_usecs;
 	cxb_comp_fn comp;
 	void *comp_ctx;
 };
@@ -124,6 +126,11 @@ struct cxb_port_stats {
  *	effect at @open.
  * @cq_create/@cq_destroy: completion queue life cycle. After destroy no
  *	CQE is written and no @comp call is made.
+ * @cq_moderate: change a live CQ's event moderation (mlx4_cq_modify()):
+ *	once armed, the CQ's event is raised when @count CQEs are pending
+ *	since its last event, or @usecs microseconds after the first CQE
+ *	that found it armed, whichever comes first; @count 0: no count
+ *	limit; @usecs 0: an event for every CQE. Process context.
  * @sq_create/@sq_destroy: send queue (QP) life cycle. Destroy also flushes:
  *	the device stops fetching; WQEs it has not executed are dropped.
  * @rq_create/@rq_destroy: receive queue life cycle.
@@ -144,6 +151,8 @@ struct cxb_backend_ops {
 	int (*cq_create)(struct cxb_adev *adev,
 			 const struct cxb_cq_params *p, struct cxb_cq_hw *hw);
 	void (*cq_destroy)(struct cxb_adev *adev, struct cxb_cq_hw *hw);
+	int (*cq_moderate)(struct cxb_adev *adev, struct cxb_cq_hw *hw,
+			   u16 count, u16 usecs);
 	int (*sq_create)(struct cxb_adev *adev,
 			 const struct cxb_sq_params *p, struct cxb_sq_hw *hw);
 	void (*sq_destroy)(struct cxb_adev *adev, struct cxb_sq_hw *hw);

@@ -10,15 +10,19 @@
 #     else a user namespace) fails with "Operation not permitted".
 #     Each value is written with one write(2) (lib.sh cxb_write).
 #   tx-copybreak 465 and 4294967295 -> ethtool fails (EINVAL), 128 kept
-#   ethtool -C tx-frames 0 and 8193 -> fails with the extack message
-#     "tx-frames must be 1..8192", 32 kept
+#   doorbell_defer_max (sysfs) 0 and 8193 -> the write fails with
+#     "Invalid argument", 32 kept
+#   ethtool -C tx-usecs 65536 and tx-frames 65536 -> fail with the
+#     extack messages "rx-usecs and tx-usecs must be 0..65535" and
+#     "rx-frames and tx-frames must be 0..65535" (ERANGE, as mlx4_en),
+#     the moderation set before (tx-usecs 8 tx-frames 32) kept
 #   ethtool -G tx 100 and rx 16384 -> fails with an extack message about
 #     the ring size, 1024/1024 kept
 #   blueflame on a port without BlueFlame registers: skipped, the sim
 #     always has them.
 . /cxbell/lib.sh
 
-ktap_plan 18
+ktap_plan 20
 no_ipv6
 
 setup()
@@ -30,15 +34,19 @@ setup()
 	# Non-default starting points, so "unchanged" cannot be a parse of 0.
 	echo 1 >"$dbo" || return 1
 	ethtool --set-tunable "$p0" tx-copybreak 128 || return 1
-	ethtool -C "$p0" tx-frames 32 || return 1
+	ddm=/sys/class/net/$p0/doorbell_defer_max
+	echo 32 >"$ddm" || return 1
+	ethtool -C "$p0" tx-usecs 8 tx-frames 32 || return 1
 	eq "$(cat "$dbo")" 1 "doorbell_opt" &&
 	eq "$(cxb_copybreak "$p0")" 128 "tx-copybreak" &&
-	eq "$(tx_frames)" 32 "tx-frames"
+	eq "$(cat "$ddm")" 32 "doorbell_defer_max" &&
+	eq "$(tx_moder)" 8/32 "tx-usecs/tx-frames"
 }
 
-tx_frames()
+tx_moder()
 {
-	ethtool -c "$p0" | awk '$1 == "tx-frames:" { print $2 }'
+	ethtool -c "$p0" | awk '$1 == "tx-usecs:" { u = $2 }
+		$1 == "tx-frames:" { f = $2 } END { print u "/" f }'
 }
 
 rings()
@@ -112,20 +120,35 @@ copybreak_reject()
 	return $rc
 }
 
-txframes_reject()
+defer_max_reject()
 {
-	if out=$(ethtool -C "$p0" tx-frames "$1" 2>&1); then
-		ktap_diag "tx-frames $1 accepted"
-		ktap_diag "tx-frames now $(tx_frames)"
+	if err=$(cxb_write "$ddm" "$1"); then
+		ktap_diag "doorbell_defer_max $1 accepted"
+		ktap_diag "doorbell_defer_max now $(cat "$ddm")"
 		return 1
 	fi
-	ktap_diag "tx-frames $1: $(echo "$out" | tr '\n' ' ')"
+	ktap_diag "write failed: $err"
+	rc=0
+	eq "$err" "Invalid argument" "errno text" || rc=1
+	eq "$(cat "$ddm")" 32 "doorbell_defer_max after the rejected write" || rc=1
+	return $rc
+}
+
+# coal_reject PARAM VALUE EXTACK
+coal_reject()
+{
+	if out=$(ethtool -C "$p0" "$1" "$2" 2>&1); then
+		ktap_diag "-C $1 $2 accepted"
+		ktap_diag "tx-usecs/tx-frames now $(tx_moder)"
+		return 1
+	fi
+	ktap_diag "-C $1 $2: $(echo "$out" | tr '\n' ' ')"
 	rc=0
 	case $out in
-	*"tx-frames must be 1..8192"*) ;;
-	*) ktap_diag "no extack 'tx-frames must be 1..8192' in the error"; rc=1 ;;
+	*"$3"*) ;;
+	*) ktap_diag "no extack '$3' in the error"; rc=1 ;;
 	esac
-	eq "$(tx_frames)" 32 "tx-frames after the rejected value" || rc=1
+	eq "$(tx_moder)" 8/32 "tx-usecs/tx-frames after the rejected value" || rc=1
 	return $rc
 }
 
@@ -175,8 +198,12 @@ case $? in
 esac
 ktap_ok copybreak_reject_465 copybreak_reject 465
 ktap_ok copybreak_reject_4294967295 copybreak_reject 4294967295
-ktap_ok tx_frames_reject_0 txframes_reject 0
-ktap_ok tx_frames_reject_8193 txframes_reject 8193
+ktap_ok doorbell_defer_max_reject_0 defer_max_reject 0
+ktap_ok doorbell_defer_max_reject_8193 defer_max_reject 8193
+ktap_ok coalesce_reject_tx_usecs_65536 coal_reject tx-usecs 65536 \
+	"rx-usecs and tx-usecs must be 0..65535"
+ktap_ok coalesce_reject_tx_frames_65536 coal_reject tx-frames 65536 \
+	"rx-frames and tx-frames must be 0..65535"
 ktap_ok rings_reject_tx_100 ring_reject tx 100
 ktap_ok rings_reject_rx_16384 ring_reject rx 16384
 ktap_skip blueflame_on_without_bf_eopnotsupp \

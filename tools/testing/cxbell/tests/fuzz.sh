@@ -141,6 +141,7 @@ debugfs_files()
 fuzz_files()
 {
 	for f in /sys/class/net/$p0/doorbell_opt /sys/class/net/$p1/doorbell_opt \
+		/sys/class/net/$p0/doorbell_defer_max \
 		$(debugfs_files) "$CXB_BUS/new_device" "$CXB_BUS/del_device"; do
 		[ -e "$f" ] || continue
 		fuzz_file "$f" || return 1
@@ -255,6 +256,8 @@ works()
 	for d in $p0 $p1; do
 		ethtool -G "$d" tx 1024 rx 1024 tx-push on && ethtool -L "$d" combined 1 &&
 		ip link set "$d" mtu 1500 && echo 0 >"/sys/class/net/$d/doorbell_opt" &&
+		echo 64 >"/sys/class/net/$d/doorbell_defer_max" &&
+		ethtool -C "$d" rx-usecs 16 rx-frames 44 tx-usecs 16 tx-frames 16 &&
 		ip link set "$d" up || return 1
 	done
 	wait_until 5 carrier_up || { ktap_diag "no carrier"; return 1; }

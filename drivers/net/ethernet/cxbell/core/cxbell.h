@@ -55,9 +55,19 @@ static_assert(CXB_TX_WAKE_ROOM <= CXB_MIN_RING_SIZE);
 /* Period of the stall watch (cxb_tx_kick_stalled()), under the watchdog's */
 #define CXB_WATCH_PERIOD	HZ
 
-/* Doorbell avoidance bound: min(tx-frames, ring / 4) TXBBs */
-#define CXB_DEF_TX_FRAMES	64U
-#define CXB_MAX_TX_FRAMES	CXB_MAX_RING_SIZE
+/* Doorbell avoidance bound: min(doorbell_defer_max, ring / 4) TXBBs */
+#define CXB_DEF_DB_DEFER_MAX	64U
+#define CXB_MAX_DB_DEFER_MAX	CXB_MAX_RING_SIZE
+
+/* CQ moderation (ethtool -C) defaults: mlx4_en's (mlx4_en.h,
+ * MLX4_EN_RX_COAL_TARGET/_TIME, MLX4_EN_TX_COAL_PKTS/_TIME); at most
+ * what the CQ context's 16-bit fields hold.
+ */
+#define CXB_DEF_RX_FRAMES	44
+#define CXB_DEF_RX_USECS	16
+#define CXB_DEF_TX_FRAMES	16
+#define CXB_DEF_TX_USECS	16
+#define CXB_MAX_COAL		U16_MAX
 
 /* Every receive buffer is one page (order 0 while an XDP program may run)
  * with XDP's headroom before the frame.
@@ -419,9 +429,15 @@ struct cxb_priv {
 	/* TX doorbell policy, changed under RTNL, copied into the rings */
 	u32 db_opt;
 	u32 tx_copybreak;
-	u32 tx_frames;
+	u32 db_defer_max;
 	bool bf_on;
 	bool mpwqe_on;			/* tx_mpwqe, cx5 only */
+
+	/* CQ moderation (ethtool -C), changed under RTNL */
+	u16 rx_frames;
+	u16 rx_usecs;
+	u16 tx_frames;			/* also the XDP send CQs */
+	u16 tx_usecs;
 
 	/* XDP, changed under RTNL */
 	struct bpf_prog *xdp_prog;	/* holds the reference */
@@ -585,6 +601,7 @@ int cxb_reconfigure(struct cxb_priv *priv, unsigned int num_ch,
 void cxb_get_tx_stats(const struct cxb_tx_ring *ring, struct cxb_tx_stats *s);
 void cxb_get_rx_stats(const struct cxb_rx_ring *ring, struct cxb_rx_stats *s);
 void cxb_apply_tx_policy(struct cxb_priv *priv);
+int cxb_apply_coalesce(struct cxb_priv *priv);
 void cxb_schedule_reset(struct cxb_priv *priv);
 u64 cxb_port_rx_dropped(struct cxb_priv *priv);
 u64 cxb_port_tx_dropped(struct cxb_priv *priv);

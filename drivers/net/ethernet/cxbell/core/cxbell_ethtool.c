@@ -391,27 +391,59 @@ static int cxb_get_coalesce(struct net_device *dev,
 {
 	struct cxb_priv *priv = netdev_priv(dev);
 
+	ec->rx_coalesce_usecs = priv->rx_usecs;
+	ec->rx_max_coalesced_frames = priv->rx_frames;
+	ec->tx_coalesce_usecs = priv->tx_usecs;
 	ec->tx_max_coalesced_frames = priv->tx_frames;
 	return 0;
 }
 
+/* CQ moderation, as mlx4_en's: the CQ raises its event after
+ * rx/tx-frames CQEs or rx/tx-usecs after the first, whichever comes
+ * first; 0 frames: no count limit, 0 usecs: an event per CQE.
+ */
 static int cxb_set_coalesce(struct net_device *dev,
 			    struct ethtool_coalesce *ec,
 			    struct kernel_ethtool_coalesce *kec,
 			    struct netlink_ext_ack *extack)
 {
 	struct cxb_priv *priv = netdev_priv(dev);
-	u32 val = ec->tx_max_coalesced_frames;
+	u16 old[4];
+	int err;
 
-	if (!val || val > CXB_MAX_TX_FRAMES) {
-		NL_SET_ERR_MSG_MOD(extack, "tx-frames must be 1..8192");
-		return -EINVAL;
+	if (ec->rx_coalesce_usecs > CXB_MAX_COAL ||
+	    ec->tx_coalesce_usecs > CXB_MAX_COAL) {
+		NL_SET_ERR_MSG_MOD(extack, "rx-usecs and tx-usecs must be 0..65535");
+		return -ERANGE;
 	}
-	if (val != priv->tx_frames) {
-		priv->tx_frames = val;
-		cxb_apply_tx_policy(priv);
+	if (ec->rx_max_coalesced_frames > CXB_MAX_COAL ||
+	    ec->tx_max_coalesced_frames > CXB_MAX_COAL) {
+		NL_SET_ERR_MSG_MOD(extack, "rx-frames and tx-frames must be 0..65535");
+		return -ERANGE;
 	}
-	return 0;
+	if (ec->rx_coalesce_usecs == priv->rx_usecs &&
+	    ec->rx_max_coalesced_frames == priv->rx_frames &&
+	    ec->tx_coalesce_usecs == priv->tx_usecs &&
+	    ec->tx_max_coalesced_frames == priv->tx_frames)
+		return 0;
+	old[0] = priv->rx_usecs;
+	old[1] = priv->rx_frames;
+	old[2] = priv->tx_usecs;
+	old[3] = priv->tx_frames;
+	priv->rx_usecs = ec->rx_coalesce_usecs;
+	priv->rx_frames = ec->rx_max_coalesced_frames;
+	priv->tx_usecs = ec->tx_coalesce_usecs;
+	priv->tx_frames = ec->tx_max_coalesced_frames;
+	err = cxb_apply_coalesce(priv);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "the device refused the CQ moderation");
+		priv->rx_usecs = old[0];
+		priv->rx_frames = old[1];
+		priv->tx_usecs = old[2];
+		priv->tx_frames = old[3];
+		cxb_apply_coalesce(priv);
+	}
+	return err;
 }
 
 static void cxb_get_pauseparam(struct net_device *dev,
@@ -441,7 +473,8 @@ static int cxb_set_pauseparam(struct net_device *dev,
 }
 
 const struct ethtool_ops cxb_ethtool_ops = {
-	.supported_coalesce_params = ETHTOOL_COALESCE_TX_MAX_FRAMES,
+	.supported_coalesce_params = ETHTOOL_COALESCE_USECS |
+				     ETHTOOL_COALESCE_MAX_FRAMES,
 	.supported_ring_params	= ETHTOOL_RING_USE_TX_PUSH,
 	.get_drvinfo		= cxb_get_drvinfo,
 	.get_link		= ethtool_op_get_link,

@@ -47,6 +47,18 @@ int cxb_cq_alloc(struct cxb_priv *priv, struct cxb_channel *ch,
 	return 0;
 }
 
+/* The moderation ethtool -C set for @cq: the receive CQ's, or the send
+ * side's for the send and XDP send CQs.
+ */
+static void cxb_cq_moder(const struct cxb_priv *priv, const struct cxb_cq *cq,
+			 u16 *cnt, u16 *usecs)
+{
+	bool rx = cq == &cq->ch->rx_cq;
+
+	*cnt = rx ? priv->rx_frames : priv->tx_frames;
+	*usecs = rx ? priv->rx_usecs : priv->tx_usecs;
+}
+
 /* The device's CQ on the memory cxb_cq_alloc() set up. */
 int cxb_cq_activate(struct cxb_priv *priv, struct cxb_cq *cq)
 {
@@ -58,6 +70,7 @@ int cxb_cq_activate(struct cxb_priv *priv, struct cxb_cq *cq)
 	p.log_entries = ilog2(cq->size);
 	p.cqe_size = cq->cqe_size;
 	p.channel = cq->ch->idx;
+	cxb_cq_moder(priv, cq, &p.moder_cnt, &p.moder_usecs);
 	p.comp = cxb_comp_event;
 	p.comp_ctx = cq;
 	/* The first arm's sequence number: mlx4_core starts every CQ at 1
@@ -70,6 +83,36 @@ int cxb_cq_activate(struct cxb_priv *priv, struct cxb_cq *cq)
 	cq->cqn = cq->hw.cqn;
 	cq->db_reg = cq->hw.db_reg;
 	cq->created = true;
+	return 0;
+}
+
+/* ethtool -C changed the moderation: apply it to every live CQ. RTNL
+ * held. The first error is returned; the CQs it did not reach keep their
+ * old moderation until the datapath is rebuilt.
+ */
+int cxb_apply_coalesce(struct cxb_priv *priv)
+{
+	unsigned int i;
+
+	ASSERT_RTNL();
+	for (i = 0; priv->ch && i < priv->num_ch; i++) {
+		struct cxb_channel *ch = priv->ch[i];
+		struct cxb_cq *cqs[] = { &ch->tx_cq, &ch->rx_cq, &ch->xdp_cq };
+		unsigned int j;
+
+		for (j = 0; j < ARRAY_SIZE(cqs); j++) {
+			u16 cnt, usecs;
+			int err;
+
+			if (!cqs[j]->created)
+				continue;
+			cxb_cq_moder(priv, cqs[j], &cnt, &usecs);
+			err = priv->ops->cq_moderate(priv->cadev, &cqs[j]->hw,
+						     cnt, usecs);
+			if (err)
+				return err;
+		}
+	}
 	return 0;
 }
 
@@ -97,7 +140,7 @@ static void cxb_tx_ring_set_policy(struct cxb_priv *priv,
 	/* Raising it on a live ring is cxb_apply_tx_policy()'s: it did. */
 	WRITE_ONCE(ring->db_locked, ring->bf_on || ring->gen == CXB_GEN_CX5);
 	ring->inline_max = priv->tx_copybreak;
-	ring->db_limit = min(priv->tx_frames, ring->size / 4);
+	ring->db_limit = min(priv->db_defer_max, ring->size / 4);
 	WRITE_ONCE(ring->db_opt, priv->db_opt);
 	ring->mpwqe_on = priv->mpwqe_on;
 }
@@ -1041,7 +1084,11 @@ int cxb_netdev_create(struct cxb_adev *cadev)
 	priv->bf_on = cadev->bf_size >= CXB_MLX4_TXBB_SIZE;
 	priv->mpwqe_on = cadev->gen == CXB_GEN_CX5;
 	priv->tx_copybreak = CXB_DEF_TX_COPYBREAK;
+	priv->db_defer_max = CXB_DEF_DB_DEFER_MAX;
+	priv->rx_frames = CXB_DEF_RX_FRAMES;
+	priv->rx_usecs = CXB_DEF_RX_USECS;
 	priv->tx_frames = CXB_DEF_TX_FRAMES;
+	priv->tx_usecs = CXB_DEF_TX_USECS;
 	/* cx5 send queues speak mlx5: the XDP send queue is cx3-only */
 	priv->has_xdpsq = cadev->xdp_sq && cadev->gen == CXB_GEN_CX3;
 	spin_lock_init(&priv->stats_lock);

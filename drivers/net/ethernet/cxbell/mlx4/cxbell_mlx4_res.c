@@ -520,12 +520,20 @@ static int cxb_mlx4_cq_create(struct cxb_adev *cadev,
 		goto err_eq;
 	cq->mcq.comp = cxb_mlx4_cq_comp;
 	cq->mcq.event = cxb_mlx4_cq_event;
+	/* mlx4_en, en_netdev.c mlx4_en_start_port(): the moderation right
+	 * after SW2HW_CQ, before the first arm
+	 */
+	err = mlx4_cq_modify(dev, &cq->mcq, p->moder_cnt, p->moder_usecs);
+	if (err)
+		goto err_cq;
 
 	hw->cqn = cq->mcq.cqn;
 	hw->db_reg = cxb_mlx4_cq_db_reg(mdev->uar_map);
 	hw->priv = cq;
 	return 0;
 
+err_cq:
+	mlx4_cq_free(dev, &cq->mcq);
 err_eq:
 	mlx4_release_eq(dev, cq->vector);
 err_mtt:
@@ -545,6 +553,15 @@ static void cxb_mlx4_cq_destroy(struct cxb_adev *cadev, struct cxb_cq_hw *hw)
 	mlx4_mtt_cleanup(dev, &cq->mtt);
 	kfree(cq);
 	hw->priv = NULL;
+}
+
+static int cxb_mlx4_cq_moderate(struct cxb_adev *cadev, struct cxb_cq_hw *hw,
+				u16 count, u16 usecs)
+{
+	struct mlx4_dev *dev = to_cxb_mlx4_port(cadev)->mdev->dev;
+	struct cxb_mlx4_cq *cq = hw->priv;
+
+	return mlx4_cq_modify(dev, &cq->mcq, count, usecs);
 }
 
 static int cxb_mlx4_sq_create(struct cxb_adev *cadev,
@@ -739,6 +756,7 @@ const struct cxb_backend_ops cxb_mlx4_ops = {
 	.set_pause	= cxb_mlx4_set_pause,
 	.cq_create	= cxb_mlx4_cq_create,
 	.cq_destroy	= cxb_mlx4_cq_destroy,
+	.cq_moderate	= cxb_mlx4_cq_moderate,
 	.sq_create	= cxb_mlx4_sq_create,
 	.sq_destroy	= cxb_mlx4_sq_destroy,
 	.rq_create	= cxb_mlx4_rq_create,

@@ -237,6 +237,8 @@ enum cxb_sim_cnt {
 	CXB_SIM_C_MPW_WQES,		/* cx5: multi-packet WQEs executed */
 	CXB_SIM_C_MPW_PKTS,		/* cx5: packets they carried */
 	CXB_SIM_C_ARMS_STALE,		/* CQ arms ignored: wrong sequence number */
+	CXB_SIM_C_IRQS_TIMER,		/* interrupts the moderation period raised */
+	CXB_SIM_C_IRQS_ARM,		/* interrupts raised by an arm: CQEs waiting */
 	CXB_SIM_NR_CNT
 };
 
@@ -316,6 +318,14 @@ struct cxb_sim_cq {
 	u32 arm_sn;		/* sequence number the next arm must carry */
 	bool armed;
 	bool dead;
+	/* moderation: the event once moder_cnt CQEs are pending since the
+	 * last one, or moder_usecs after the first CQE that found the CQ
+	 * armed (moder_timer)
+	 */
+	u16 moder_cnt;
+	u16 moder_usecs;
+	u32 pending;		/* CQEs written since the last event */
+	struct hrtimer moder_timer;
 	cxb_comp_fn comp;
 	void *comp_ctx;
 	struct kref ref;	/* creator + each SQ/RQ reporting to it */
@@ -571,6 +581,9 @@ int cxb_sim_cq_post(struct cxb_sim_cq *cq, struct mlx4_cqe *cqe,
 int cxb_sim_cq_post64(struct cxb_sim_cq *cq, struct mlx5_cqe64 *cqe,
 		      struct cxb_sim_pass *pass);
 void cxb_sim_cq_arm(struct cxb_sim_cq *cq, u32 sn, u32 ci);
+void cxb_sim_cq_moder_init(struct cxb_sim_cq *cq, u16 cnt, u16 usecs);
+void cxb_sim_cq_moderate(struct cxb_sim_cq *cq, u16 cnt, u16 usecs);
+void cxb_sim_cq_moder_stop(struct cxb_sim_cq *cq);
 void cxb_sim_pass_end(struct cxb_sim_pass *pass);
 void cxb_sim_cq_put(struct cxb_sim_cq *cq);
 

@@ -13,6 +13,13 @@
  * handler runs with hard interrupts disabled and the CQ lock held, so
  * once cq_destroy has taken the lock no handler is running or will run.
  * The handler must not call back into the backend.
+ *
+ * Moderation, as the QEMU ConnectX-3 model and mlx4_cq_modify() have it:
+ * an armed CQ raises its event once moder_cnt CQEs are pending since the
+ * last event (0: no count limit), or moder_usecs after the first CQE
+ * that found it armed (0: at once), whichever comes first. The period is
+ * an hrtimer on the guest's clock, so an -icount run stays deterministic.
+ * An arm that finds CQEs past its consumer index fires at once.
  */
 #include <linux/slab.h>
 
@@ -66,6 +73,9 @@ static void cxb_sim_cq_fire_locked(struct cxb_sim_cq *cq)
 	if (cq->dead || !cq->armed)
 		return;
 	cq->armed = false;
+	cq->pending = 0;
+	/* (from the timer itself: it is not queued, nothing to cancel) */
+	hrtimer_try_to_cancel(&cq->moder_timer);
 	/* fault: the interrupt is lost, the CQ stays disarmed */
 	if (cxb_sim_fault_hit(&cq->port->fault.lose_irq)) {
 		cxb_sim_inc(cq->port, CXB_SIM_C_IRQS_LOST);
@@ -77,13 +87,71 @@ static void cxb_sim_cq_fire_locked(struct cxb_sim_cq *cq)
 	cxb_sim_inc(cq->port, CXB_SIM_C_IRQS);
 }
 
+/* CQEs were written to @cq: its event now, or at the end of the
+ * moderation period. Caller holds cq->lock.
+ */
+static void cxb_sim_cq_moderate_locked(struct cxb_sim_cq *cq)
+{
+	if (cq->dead || !cq->armed || !cq->pending)
+		return;
+	if (!cq->moder_usecs ||
+	    (cq->moder_cnt && cq->pending >= cq->moder_cnt)) {
+		cxb_sim_cq_fire_locked(cq);
+		return;
+	}
+	if (!hrtimer_is_queued(&cq->moder_timer))
+		hrtimer_start(&cq->moder_timer, ns_to_ktime(cq->moder_usecs * NSEC_PER_USEC),
+			      HRTIMER_MODE_REL);
+}
+
 static void cxb_sim_cq_fire(struct cxb_sim_cq *cq)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&cq->lock, flags);
-	cxb_sim_cq_fire_locked(cq);
+	cxb_sim_cq_moderate_locked(cq);
 	spin_unlock_irqrestore(&cq->lock, flags);
+}
+
+/* The moderation period ended: the event, if the CQ is still armed. */
+static enum hrtimer_restart cxb_sim_cq_moder_timer(struct hrtimer *t)
+{
+	struct cxb_sim_cq *cq = container_of(t, struct cxb_sim_cq,
+					     moder_timer);
+	unsigned long flags;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	if (!cq->dead && cq->armed && cq->pending) {
+		cxb_sim_inc(cq->port, CXB_SIM_C_IRQS_TIMER);
+		cxb_sim_cq_fire_locked(cq);
+	}
+	spin_unlock_irqrestore(&cq->lock, flags);
+	return HRTIMER_NORESTART;
+}
+
+void cxb_sim_cq_moder_init(struct cxb_sim_cq *cq, u16 cnt, u16 usecs)
+{
+	hrtimer_init(&cq->moder_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	cq->moder_timer.function = cxb_sim_cq_moder_timer;
+	cq->moder_cnt = cnt;
+	cq->moder_usecs = usecs;
+}
+
+/* mlx4_cq_modify(): takes effect from the next CQE on. */
+void cxb_sim_cq_moderate(struct cxb_sim_cq *cq, u16 cnt, u16 usecs)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	cq->moder_cnt = cnt;
+	cq->moder_usecs = usecs;
+	spin_unlock_irqrestore(&cq->lock, flags);
+}
+
+/* The CQ is dead: no timer runs or will run once this returns. */
+void cxb_sim_cq_moder_stop(struct cxb_sim_cq *cq)
+{
+	hrtimer_cancel(&cq->moder_timer);
 }
 
 /* Remember that @cq owes an interrupt at the end of the pass. */
@@ -101,8 +169,9 @@ static void cxb_sim_pass_irq(struct cxb_sim_pass *pass, struct cxb_sim_cq *cq)
 	pass->cq[pass->n++] = cq;
 }
 
-/* End of an engine pass: one interrupt per CQ written to, if armed. The
- * caller is inside an RCU read-side section (the CQs are freed by RCU).
+/* End of an engine pass: one interrupt per CQ written to, if armed and
+ * due by its moderation. The caller is inside an RCU read-side section
+ * (the CQs are freed by RCU).
  */
 void cxb_sim_pass_end(struct cxb_sim_pass *pass)
 {
@@ -155,6 +224,7 @@ static int cxb_sim_cq_write(struct cxb_sim_cq *cq, void *cqe, size_t size,
 		goto out;
 	cxb_sim_pcie_write(port, CXB_SIM_PCIE_CQE, size);
 	cq->prod++;
+	cq->pending++;
 	cxb_sim_inc(port, CXB_SIM_C_CQES_WRITTEN);
 out:
 	spin_unlock_irqrestore(&cq->lock, flags);
@@ -208,8 +278,10 @@ void cxb_sim_cq_arm(struct cxb_sim_cq *cq, u32 sn, u32 ci)
 	if (!cq->dead) {
 		cq->ci = ci & CXB_MLX4_CI_MASK;
 		cq->armed = true;
-		if (cxb_sim_cq_used(cq))
+		if (cxb_sim_cq_used(cq)) {
+			cxb_sim_inc(cq->port, CXB_SIM_C_IRQS_ARM);
 			cxb_sim_cq_fire_locked(cq);
+		}
 	}
 	spin_unlock_irqrestore(&cq->lock, flags);
 }

@@ -83,6 +83,8 @@ static const char * const cxb_sim_cnt_names[CXB_SIM_NR_CNT] = {
 	[CXB_SIM_C_MPW_WQES]		= "mpwqe_wqes",
 	[CXB_SIM_C_MPW_PKTS]		= "mpwqe_pkts",
 	[CXB_SIM_C_ARMS_STALE]		= "arms_stale",
+	[CXB_SIM_C_IRQS_TIMER]		= "irqs_timer",
+	[CXB_SIM_C_IRQS_ARM]		= "irqs_arm",
 };
 
 static struct dentry *cxb_sim_droot;

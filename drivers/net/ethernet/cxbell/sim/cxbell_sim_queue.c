@@ -174,6 +174,7 @@ static void cxb_sim_cq_destroy_obj(struct cxb_sim_cq *cq)
 	spin_lock_irqsave(&cq->lock, flags);
 	cq->dead = true;	/* and no handler is running */
 	spin_unlock_irqrestore(&cq->lock, flags);
+	cxb_sim_cq_moder_stop(cq);
 	RCU_INIT_POINTER(cq->uar->cq, NULL);
 	xa_erase(&ad->cqs, cq->cqn);
 	cxb_sim_cq_put(cq);
@@ -214,6 +215,7 @@ static int cxb_sim_cq_create(struct cxb_adev *cadev,
 	cq->db_dma = p->db_dma;
 	cq->comp = p->comp;
 	cq->comp_ctx = p->comp_ctx;
+	cxb_sim_cq_moder_init(cq, p->moder_cnt, p->moder_usecs);
 	/* mlx4_core, cq.c mlx4_cq_alloc(): arm_sn = 1 (libmlx4 likewise);
 	 * mlx5_core starts at 0.
 	 */
@@ -254,6 +256,15 @@ static void cxb_sim_cq_destroy(struct cxb_adev *cadev, struct cxb_cq_hw *hw)
 	cxb_sim_cq_destroy_obj(hw->priv);
 	mutex_unlock(&ad->lock);
 	hw->priv = NULL;
+}
+
+static int cxb_sim_cq_moderate_op(struct cxb_adev *cadev,
+				  struct cxb_cq_hw *hw, u16 cnt, u16 usecs)
+{
+	if (!hw->priv)
+		return -EINVAL;
+	cxb_sim_cq_moderate(hw->priv, cnt, usecs);
+	return 0;
 }
 
 /* Caller holds ad->lock. Returns the CQ with a reference, or NULL. */
@@ -670,6 +681,7 @@ const struct cxb_backend_ops cxb_sim_backend_ops = {
 	.set_pause	= cxb_sim_set_pause,
 	.cq_create	= cxb_sim_cq_create,
 	.cq_destroy	= cxb_sim_cq_destroy,
+	.cq_moderate	= cxb_sim_cq_moderate_op,
 	.sq_create	= cxb_sim_sq_create,
 	.sq_destroy	= cxb_sim_sq_destroy,
 	.rq_create	= cxb_sim_rq_create,
