@@ -5,6 +5,7 @@
 
 #include <linux/bpf.h>
 #include <linux/cache.h>
+#include <linux/dma-mapping.h>
 #include <linux/if_vlan.h>
 #include <linux/netdevice.h>
 #include <linux/u64_stats_sync.h>
@@ -546,6 +547,17 @@ static __always_inline void cxb_mlx4_send_doorbell(void __iomem *reg,
 #else
 	iowrite32((__force u32)qpn, reg);
 #endif
+}
+
+/* dma_map_single() to the device of @len bytes at @va, known to be in
+ * the kernel's linear map (an skb head, an xdp_frame's page), without its
+ * is_vmalloc_addr() test (mlx5e maps skb heads the same way).
+ */
+static __always_inline dma_addr_t cxb_dma_map_linear(struct device *dev,
+						     const void *va, u32 len)
+{
+	return dma_map_page_attrs(dev, virt_to_page(va), offset_in_page(va),
+				  len, DMA_TO_DEVICE, 0);
 }
 
 /* Clear the stop bit of @txq: true if this call cleared it. Of xmit's

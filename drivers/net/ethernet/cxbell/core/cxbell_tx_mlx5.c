@@ -173,8 +173,7 @@ static bool cxb_mlx5_mpw_add(struct cxb_tx_ring *ring, u32 prod,
 		struct mlx5_wqe_data_seg *dseg = seg;
 		dma_addr_t dma;
 
-		dma = dma_map_single(ring->dma_dev, skb->data, len,
-				     DMA_TO_DEVICE);
+		dma = cxb_dma_map_linear(ring->dma_dev, skb->data, len);
 		if (unlikely(dma_mapping_error(ring->dma_dev, dma)))
 			return false;
 		dseg->addr = cpu_to_be64(dma);

@@ -240,8 +240,7 @@ cxb_tx_map(struct cxb_tx_ring *ring, struct sk_buff *skb,
 	}
 	info->map0_len = 0;
 	if (headlen) {
-		dma = dma_map_single(ring->dma_dev, skb->data, headlen,
-				     DMA_TO_DEVICE);
+		dma = cxb_dma_map_linear(ring->dma_dev, skb->data, headlen);
 		if (unlikely(dma_mapping_error(ring->dma_dev, dma)))
 			goto err_unmap;
 		info->map0_addr = dma;
@@ -649,8 +648,8 @@ static void cxb_tx_stamp(struct cxb_tx_ring *ring, u32 cons, u32 nr_txbb)
 	}
 }
 
-static u32 cxb_tx_free_wqe(struct cxb_tx_ring *ring, u32 cons, int budget,
-			   u32 *bytes)
+static __always_inline u32 cxb_tx_free_wqe(struct cxb_tx_ring *ring, u32 cons,
+					   int budget, u32 *bytes)
 {
 	struct cxb_tx_info *info = &ring->tx_info[cons & ring->size_mask];
 	u32 nr_txbb = info->nr_txbb;

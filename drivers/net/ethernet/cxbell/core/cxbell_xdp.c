@@ -449,8 +449,7 @@ int cxb_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
 		struct xdp_frame *xdpf = frames[i];
 		dma_addr_t dma;
 
-		dma = dma_map_single(sq->dma_dev, xdpf->data, xdpf->len,
-				     DMA_TO_DEVICE);
+		dma = cxb_dma_map_linear(sq->dma_dev, xdpf->data, xdpf->len);
 		if (unlikely(dma_mapping_error(sq->dma_dev, dma)))
 			break;
 		if (unlikely(!cxb_xdpsq_post(sq, dma, xdpf->len, xdpf,
