@@ -739,7 +739,7 @@ def analyze(outdir):
         head = lines[0].lstrip("# ") if lines else ""
         md.append("\n### Exact instruction trace\n")
         md.append(f"`bench/itrace`: every instruction of whole burst cycles "
-                  f"(from one cxb_napi_poll() entry to the next) single-stepped "
+                  f"(from one entry of the NAPI poll to the next) single-stepped "
                   f"with QEMU's gdbstub in the -icount guest, interrupts and "
                   f"timers masked; {head}. Driver = under cxb_* functions, "
                   f"including the kernel functions they call (DMA API, skb "

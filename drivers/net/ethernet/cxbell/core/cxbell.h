@@ -233,12 +233,10 @@ struct cxb_tx_ring {
 	struct netdev_queue *txq;
 	struct device *dma_dev;
 
-	/* Read-mostly, for fragments, BlueFlame and device model hooks */
+	/* Read-mostly, for fragments, BlueFlame and the device model */
 	u32 dma_mask;			/* DMA FIFO entries - 1 */
 	u32 bf_size;			/* bytes of one BlueFlame buffer */
 	void __iomem *bf_reg;		/* NULL: no BlueFlame */
-	void (*mmio_notify)(struct cxb_adev *adev, void __iomem *reg,
-			    unsigned int len);
 	struct cxb_adev *cadev;
 
 	/* CXB_GEN_CX5 (cxbell_tx_mlx5.c), dirtied by ndo_start_xmit: the
@@ -360,8 +358,6 @@ struct cxb_xdp_sq {
 	void __iomem *db_reg;
 	struct device *dma_dev;
 	struct page_pool *pool;		/* the channel's RX pool (XDP_TX) */
-	void (*mmio_notify)(struct cxb_adev *adev, void __iomem *reg,
-			    unsigned int len);
 	struct cxb_adev *cadev;
 
 	/* Slow path fields follow */
@@ -467,8 +463,8 @@ struct cxb_priv {
 };
 
 /* cxbell_txrx.c */
-netdev_tx_t cxb_start_xmit(struct sk_buff *skb, struct net_device *dev);
-int cxb_napi_poll(struct napi_struct *napi, int budget);
+netdev_tx_t cxb_tx_drop_no_ring(struct cxb_priv *priv, struct sk_buff *skb);
+int cxb_napi_poll_finish(struct cxb_channel *ch, int budget, bool tx_done);
 void cxb_comp_event(void *ctx);
 void cxb_cq_arm(struct cxb_cq *cq);
 void cxb_channel_arm(struct cxb_channel *ch);
@@ -483,11 +479,7 @@ void cxb_tx_bad_cqe(struct cxb_channel *ch, u16 wqe_index, u32 cons,
 		    u32 prod, bool napi);
 int cxb_rx_ring_fill(struct cxb_rx_ring *ring, gfp_t gfp);
 void cxb_rx_ring_drain(struct cxb_rx_ring *ring);
-bool cxb_tx_defer_doorbell_gen(struct cxb_tx_ring *ring);
 bool cxb_tx_retry_doorbell(struct cxb_tx_ring *ring, int budget);
-bool cxb_tx_complete_finish_gen(struct cxb_tx_ring *ring, struct cxb_cq *cq,
-				u32 ci, __be32 ci_rec, u32 ncqe, u32 cons,
-				u32 pkts, u32 bytes, int budget, bool napi);
 
 /* TXBBs (cx3) or WQEBBs (cx5) free between @prod and @cons. */
 static inline u32 cxb_tx_free(const struct cxb_tx_ring *ring, u32 prod,
@@ -542,11 +534,8 @@ static __always_inline void cxb_mlx4_send_doorbell(void __iomem *reg,
 {
 	/* WQEs and their owner bits must reach memory before the doorbell. */
 	wmb();
-#ifdef __BIG_ENDIAN
-	iowrite32be((__force u32)qpn, reg);
-#else
-	iowrite32((__force u32)qpn, reg);
-#endif
+	/* already swapped: a raw store keeps the bytes as they are */
+	__raw_writel((__force u32)qpn, reg);
 }
 
 /* dma_map_single() to the device of @len bytes at @va, known to be in
@@ -591,13 +580,15 @@ static __always_inline void cxb_tx_stop_recheck(struct cxb_tx_ring *ring)
 	}
 }
 
-bool cxb_tx_map_segs(struct cxb_tx_ring *ring, struct sk_buff *skb,
-		     struct cxb_tx_info *info, struct mlx4_wqe_data_seg *dseg,
-		     u32 headlen, u32 nr_frags);
+/* cxbell_tx_mlx4.c */
+netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev);
+int cxb_mlx4_napi_poll(struct napi_struct *napi, int budget);
+bool cxb_mlx4_tx_complete(struct cxb_channel *ch, int budget, bool napi);
+void cxb_mlx4_tx_ring_drain(struct cxb_tx_ring *ring);
 
 /* cxbell_tx_mlx5.c */
-netdev_tx_t cxb_mlx5_start_xmit(struct cxb_tx_ring *ring, struct sk_buff *skb);
-void cxb_mlx5_tx_doorbell(struct cxb_tx_ring *ring);
+netdev_tx_t cxb_mlx5_start_xmit(struct sk_buff *skb, struct net_device *dev);
+int cxb_mlx5_napi_poll(struct napi_struct *napi, int budget);
 bool cxb_mlx5_tx_complete(struct cxb_channel *ch, int budget, bool napi);
 void cxb_mlx5_tx_ring_init(struct cxb_tx_ring *ring);
 void cxb_mlx5_tx_ring_drain(struct cxb_tx_ring *ring);

@@ -8,6 +8,7 @@
 #include <net/page_pool.h>
 
 #include "cxbell.h"
+#include "cxbell_txrx.h"
 
 /* ---- Queue memory -------------------------------------------------------- */
 
@@ -158,7 +159,6 @@ static int cxb_tx_alloc(struct cxb_priv *priv, struct cxb_channel *ch)
 	ring->lkey = priv->cadev->lkey;
 	ring->dma_dev = priv->dma_dev;
 	ring->cadev = priv->cadev;
-	ring->mmio_notify = priv->ops->mmio_notify;
 	ring->cq = &ch->tx_cq;
 	ring->gen = priv->cadev->gen;
 	ring->txq = netdev_get_tx_queue(priv->netdev, ch->idx);
@@ -477,7 +477,9 @@ static struct cxb_channel *cxb_channel_alloc(struct cxb_priv *priv,
 	ch->priv = priv;
 	ch->idx = idx;
 	ch->cfg = *cfg;
-	netif_napi_add(priv->netdev, &ch->napi, cxb_napi_poll);
+	netif_napi_add(priv->netdev, &ch->napi,
+		       priv->cadev->gen == CXB_GEN_CX5 ? cxb_mlx5_napi_poll :
+		       cxb_mlx4_napi_poll);
 
 	/* send CQEs of the port's generation; receive CQEs are mlx4's */
 	err = cxb_cq_alloc(priv, ch, &ch->tx_cq, cq_size,
@@ -1044,18 +1046,26 @@ static void cxb_tx_timeout(struct net_device *dev, unsigned int txqueue)
 	cxb_schedule_reset(priv);
 }
 
-static const struct net_device_ops cxb_netdev_ops = {
-	.ndo_open		= cxb_open,
-	.ndo_stop		= cxb_stop,
-	.ndo_start_xmit		= cxb_start_xmit,
-	.ndo_get_stats64	= cxb_get_stats64,
-	.ndo_change_mtu		= cxb_change_mtu,
-	.ndo_tx_timeout		= cxb_tx_timeout,
-	.ndo_set_mac_address	= eth_mac_addr,
-	.ndo_validate_addr	= eth_validate_addr,
-	.ndo_bpf		= cxb_bpf,
-	.ndo_xdp_xmit		= cxb_xdp_xmit,
-};
+/* One per descriptor generation: they differ only in ndo_start_xmit, so
+ * that xmit goes straight to its generation's send path.
+ */
+#define CXB_NETDEV_OPS(xmit) {				\
+	.ndo_open		= cxb_open,		\
+	.ndo_stop		= cxb_stop,		\
+	.ndo_start_xmit		= xmit,			\
+	.ndo_get_stats64	= cxb_get_stats64,	\
+	.ndo_change_mtu		= cxb_change_mtu,	\
+	.ndo_tx_timeout		= cxb_tx_timeout,	\
+	.ndo_set_mac_address	= eth_mac_addr,		\
+	.ndo_validate_addr	= eth_validate_addr,	\
+	.ndo_bpf		= cxb_bpf,		\
+	.ndo_xdp_xmit		= cxb_xdp_xmit,		\
+}
+
+static const struct net_device_ops cxb_mlx4_netdev_ops =
+	CXB_NETDEV_OPS(cxb_mlx4_start_xmit);
+static const struct net_device_ops cxb_mlx5_netdev_ops =
+	CXB_NETDEV_OPS(cxb_mlx5_start_xmit);
 
 /* ---- Creation ------------------------------------------------------------- */
 
@@ -1096,7 +1106,8 @@ int cxb_netdev_create(struct cxb_adev *cadev)
 	INIT_WORK(&priv->reset_work, cxb_reset_work);
 	INIT_DELAYED_WORK(&priv->watch_work, cxb_watch_work);
 
-	dev->netdev_ops = &cxb_netdev_ops;
+	dev->netdev_ops = cadev->gen == CXB_GEN_CX5 ? &cxb_mlx5_netdev_ops :
+						     &cxb_mlx4_netdev_ops;
 	dev->sysfs_groups[0] = &cxb_sysfs_group;
 	dev->ethtool_ops = &cxb_ethtool_ops;
 	dev->dev_port = cadev->port;
@@ -1109,8 +1120,13 @@ int cxb_netdev_create(struct cxb_adev *cadev)
 	dev->watchdog_timeo = 5 * HZ;
 	eth_hw_addr_set(dev, cadev->mac);
 
+	/* A device model that watches MMIO hears of every write from now */
+	if (cadev->ops->mmio_notify)
+		static_branch_inc(&cxb_mmio_notify_key);
 	err = register_netdev(dev);
 	if (err) {
+		if (cadev->ops->mmio_notify)
+			static_branch_dec(&cxb_mmio_notify_key);
 		free_netdev(dev);
 		return err;
 	}
@@ -1127,5 +1143,7 @@ void cxb_netdev_destroy(struct cxb_adev *cadev)
 	unregister_netdev(priv->netdev);
 	/* Down now: a queued reset finds nothing to do */
 	cancel_work_sync(&priv->reset_work);
+	if (cadev->ops->mmio_notify)
+		static_branch_dec(&cxb_mmio_notify_key);
 	free_netdev(priv->netdev);
 }

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cxbell datapath, ConnectX-4+ generation: mlx5 send WQEs, enhanced
- * multi-packet WQEs (MPWQE) and 64-byte send CQEs (wqe/mlx5.h).
+ * multi-packet WQEs (MPWQE), 64-byte send CQEs (wqe/mlx5.h) and the NAPI
+ * poll of an mlx5 port.
  *
- * The ring discipline is cxbell_txrx.c's: BQL, stop/wake rooms, the
- * doorbell only when __netdev_tx_sent_queue() says so, doorbell
- * avoidance (cxb_tx_defer_doorbell(), cxb_tx_completion_doorbell()) and
- * the same counters. Only the descriptors differ.
+ * The ring discipline is cxbell_txrx.h's, as for mlx4: BQL, stop/wake
+ * rooms, the doorbell only when __netdev_tx_sent_queue() says so,
+ * doorbell avoidance (cxb_tx_defer_doorbell(),
+ * cxb_tx_completion_doorbell()) and the same counters. Only the
+ * descriptors differ.
  *
  * MPWQE session: the first eligible packet (linear, no VLAN tag to
  * insert, not GSO) opens a multi-packet WQE at prod; eligible packets
@@ -26,9 +28,9 @@
 #include <linux/prefetch.h>
 #include <linux/skbuff.h>
 
-#include "cxbell.h"
+#include "cxbell_txrx.h"
 
-/* cxb_tx_map_segs() writes mlx4 data segments: the same layout. */
+/* cxb_tx_map() writes mlx4 data segments: the same layout. */
 static_assert(sizeof(struct mlx4_wqe_data_seg) ==
 	      sizeof(struct mlx5_wqe_data_seg));
 static_assert(offsetof(struct mlx4_wqe_data_seg, byte_count) ==
@@ -41,34 +43,10 @@ static_assert(offsetof(struct mlx4_wqe_data_seg, addr) ==
 static_assert(CXB_MLX5_MAX_WQEBBS == CXB_MLX4_MAX_WQE_TXBBS);
 static_assert(CXB_MLX5_MAX_DS - CXB_MLX5_HDR_DS <= U8_MAX);
 
-static inline void *cxb_mlx5_wqe(const struct cxb_tx_ring *ring, u32 idx)
-{
-	return ring->buf + ((idx & ring->size_mask) << CXB_MLX5_WQEBB_SHIFT);
-}
-
 static inline u8 cxb_mlx5_cs_flags(const struct sk_buff *skb)
 {
 	return skb->ip_summed == CHECKSUM_PARTIAL ?
 	       MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM : 0;
-}
-
-/* The doorbell: the producer counter to the record, then the first 8
- * bytes of the last WQE's control segment to the UAR. Called by xmit or
- * with the queue's xmit lock held.
- */
-void cxb_mlx5_tx_doorbell(struct cxb_tx_ring *ring)
-{
-	void __iomem *reg = ring->db_reg + ring->db_offset;
-
-	/* WQEs before the record the device reads */
-	dma_wmb();
-	*ring->db_rec = cpu_to_be32(ring->prod & CXB_MLX5_IDX_MASK);
-	/* the record before the doorbell */
-	wmb();
-	__iowrite64_copy(reg, cxb_mlx5_wqe(ring, ring->last_wqe), 1);
-	ring->db_offset ^= CXB_MLX5_DB_ALT;
-	if (unlikely(ring->mmio_notify))
-		ring->mmio_notify(ring->cadev, reg, sizeof(u64));
 }
 
 static void cxb_mlx5_ctrl(struct cxb_tx_ring *ring,
@@ -231,8 +209,8 @@ static bool cxb_mlx5_post_send(struct cxb_tx_ring *ring, u32 *pprod,
 		iseg->byte_count = cxb_mlx5_inline_bc(skb->len);
 		info->map0_len = 0;
 		info->nr_frags = 0;
-	} else if (unlikely(!cxb_tx_map_segs(ring, skb, info, (void *)(eth + 1),
-					     headlen, nr_frags))) {
+	} else if (unlikely(!cxb_tx_map(ring, skb, info, (void *)(eth + 1),
+					       headlen, nr_frags))) {
 		return false;
 	}
 	memset(eth, 0, sizeof(*eth));
@@ -248,14 +226,22 @@ static bool cxb_mlx5_post_send(struct cxb_tx_ring *ring, u32 *pprod,
 	return true;
 }
 
-netdev_tx_t cxb_mlx5_start_xmit(struct cxb_tx_ring *ring, struct sk_buff *skb)
+netdev_tx_t cxb_mlx5_start_xmit(struct sk_buff *skb, struct net_device *dev)
 {
-	u32 len = skb->len, prod = ring->prod, pub;
+	struct cxb_priv *priv = netdev_priv(dev);
+	u16 qidx = skb_get_queue_mapping(skb);
 	bool xmit_more, send_db, eligible, inl;
+	u32 len = skb->len, prod, pub;
+	struct cxb_tx_ring *ring;
 	bool stopped = false;
 	u8 cs;
 
+	/* stable here: see cxb_mlx4_start_xmit() */
+	if (unlikely(qidx >= priv->num_ch))
+		return cxb_tx_drop_no_ring(priv, skb);
+	ring = &priv->ch[qidx]->tx;
 	prefetchw(&ring->txq->dql);
+	prod = ring->prod;
 
 	inl = len <= ring->inline_max;
 	cs = cxb_mlx5_cs_flags(skb);
@@ -309,7 +295,7 @@ netdev_tx_t cxb_mlx5_start_xmit(struct cxb_tx_ring *ring, struct sk_buff *skb)
 	smp_store_release(&ring->prod, pub);
 
 	if (send_db && unlikely(ring->db_opt & CXB_DB_OPT_AVOID) &&
-	    cxb_tx_defer_doorbell_gen(ring)) {
+	    cxb_tx_defer_doorbell(ring)) {
 		send_db = false;
 		xmit_more = false;	/* counted as deferred */
 	}
@@ -399,7 +385,7 @@ static u32 cxb_mlx5_free_wqe(struct cxb_tx_ring *ring, u32 cons, int budget,
 	return info->nr_txbb;
 }
 
-/* The TX completion walk of an mlx5 send queue: as cxb_tx_complete(). */
+/* The TX completion walk of an mlx5 send queue: as cxb_mlx4_tx_complete(). */
 bool cxb_mlx5_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 {
 	struct cxb_tx_ring *ring = &ch->tx;
@@ -419,7 +405,7 @@ bool cxb_mlx5_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 		/* Read the CQE only after its owner bit said it is ours. */
 		dma_rmb();
 		wqe_counter = be16_to_cpu(cqe->wqe_counter);
-		/* as in the mlx4 walk (cxb_tx_complete) */
+		/* as in the mlx4 walk */
 		if (unlikely(!cxb_cqe_outstanding(&ring->prod, &prod, cons,
 						  wqe_counter)))
 			goto bad;
@@ -461,9 +447,19 @@ bad:
 	if (!ncqe)
 		return likely(!READ_ONCE(ring->db_retry)) || !napi ||
 		       cxb_tx_retry_doorbell(ring, budget);
-	return cxb_tx_complete_finish_gen(ring, cq, ci,
-					  cpu_to_be32(ci & CXB_MLX5_CI_MASK),
-					  ncqe, cons, pkts, bytes, budget, napi);
+	return cxb_tx_complete_finish(ring, cq, ci,
+				      cpu_to_be32(ci & CXB_MLX5_CI_MASK),
+				      ncqe, cons, pkts, bytes, budget, napi,
+				      CXB_GEN_CX5);
+}
+
+int cxb_mlx5_napi_poll(struct napi_struct *napi, int budget)
+{
+	struct cxb_channel *ch = container_of(napi, struct cxb_channel, napi);
+
+	ch->polls++;
+	return cxb_napi_poll_finish(ch, budget,
+				    cxb_mlx5_tx_complete(ch, budget, true));
 }
 
 /* ---- Ring life cycle -------------------------------------------------- */

@@ -18,6 +18,7 @@
 #include <net/xdp.h>
 
 #include "cxbell.h"
+#include "cxbell_txrx.h"
 
 /* An XDP send WQE: control segment and one data segment, one TXBB. */
 #define CXB_XDP_WQE_DS		2
@@ -38,8 +39,7 @@ static_assert(CXB_XDP_WQE_DS * CXB_MLX4_DS_SIZE <= CXB_MLX4_TXBB_SIZE);
 static void cxb_xdpsq_doorbell(struct cxb_xdp_sq *sq)
 {
 	cxb_mlx4_send_doorbell(sq->db_reg, sq->doorbell_qpn);
-	if (unlikely(sq->mmio_notify))
-		sq->mmio_notify(sq->cadev, sq->db_reg, sizeof(u32));
+	cxb_mmio_notify(sq->cadev, sq->db_reg, sizeof(u32));
 	sq->prod_bell = sq->prod;
 	u64_stats_update_begin(&sq->xstats_sync);
 	sq->doorbells++;
@@ -245,7 +245,6 @@ int cxb_xdpsq_alloc(struct cxb_priv *priv, struct cxb_channel *ch)
 	sq->lkey = priv->cadev->lkey;
 	sq->dma_dev = priv->dma_dev;
 	sq->cadev = priv->cadev;
-	sq->mmio_notify = priv->ops->mmio_notify;
 	sq->pool = ch->rx.pool;
 	sq->cq = &ch->xdp_cq;
 	sq->db_per_packet = priv->xdp_db_per_packet;

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cxbell datapath, ConnectX-3 generation: mlx4 send WQEs (wqe/mlx4.h),
+ * BlueFlame, the send completion walk and the NAPI poll of an mlx4 port.
+ *
+ * The one rule this file exists for: the device hears about new send
+ * work only when the stack says no more packets follow (xmit_more false)
+ * or the queue had to stop. Every other packet just lands in ring memory.
+ */
+#include <linux/etherdevice.h>
+#include <linux/prefetch.h>
+#include <linux/skbuff.h>
+
+#include "cxbell_txrx.h"
+
+/* BlueFlame: the WQE itself goes through the write-combining register. */
+static void cxb_tx_bf_post(struct cxb_tx_ring *ring, const void *wqe,
+			   u32 nr_txbb)
+{
+	void __iomem *reg = ring->bf_reg + ring->bf_offset;
+	u32 bytes = nr_txbb << CXB_MLX4_TXBB_SHIFT;
+
+	/* The ring copy, owner bit included, must be in memory before the
+	 * device can see the BlueFlame copy: it checks one against the other
+	 * and falls back to the ring after errors.
+	 */
+	wmb();
+	__iowrite64_copy(reg, wqe, bytes / 8);
+	/* Flush the write-combining buffer now, so this post reaches the
+	 * device whole and before the next one fills the other buffer.
+	 */
+	wmb();
+	ring->bf_offset ^= ring->bf_size;
+	cxb_mmio_notify(ring->cadev, reg, bytes);
+}
+
+/* Fill the @nr_txbb TXBBs from @prod to the ring end with one-TXBB NOP
+ * WQEs that ask for no completion, nor an error completion (NEC: mlx4_ib
+ * set it on its NOPs, for firmware 2.2.232 and later,
+ * MLX4_FW_VER_WQE_CTRL_NEC); the completion of the next real WQE frees
+ * them. One TXBB each, so that every TXBB's first dword is an owner
+ * written last: a NOP of several TXBBs would leave stale blocks inside
+ * it. Its body is what mlx4_ib's post_nop_wqe() wrote: one inline segment
+ * header over the rest of the TXBB.
+ */
+static void cxb_tx_post_nop(struct cxb_tx_ring *ring, u32 prod, u32 nr_txbb)
+{
+	u32 ds = CXB_MLX4_TXBB_SIZE / CXB_MLX4_DS_SIZE;
+	u32 end = prod + nr_txbb;
+
+	for (; prod != end; prod++) {
+		u32 idx = prod & ring->size_mask;
+		struct mlx4_wqe_ctrl_seg *ctrl =
+			ring->buf + (idx << CXB_MLX4_TXBB_SHIFT);
+		struct mlx4_wqe_inline_seg *inl = (void *)(ctrl + 1);
+		struct cxb_tx_info *info = &ring->tx_info[idx];
+
+		info->skb = NULL;
+		info->nr_txbb = 1;
+		info->nr_frags = 0;
+		info->map0_len = 0;
+		info->nr_bytes = 0;
+
+		ctrl->qpn_vlan.vlan_tag = 0;
+		ctrl->qpn_vlan.ins_vlan = 0;
+		ctrl->qpn_vlan.fence_size = ds;
+		ctrl->srcrb_flags = 0;
+		ctrl->imm = 0;
+		inl->byte_count = cxb_mlx4_inline_bc(CXB_MLX4_INLINE_FIRST_MAX);
+		dma_wmb();
+		ctrl->owner_opcode = cpu_to_be32(MLX4_OPCODE_NOP |
+						 MLX4_WQE_CTRL_NEC |
+						 cxb_mlx4_owner(prod, ring->size));
+	}
+}
+
+/* Copy the packet into inline segments (wqe/mlx4.h: none crosses a
+ * 64-byte boundary). DS is cxb_mlx4_inline_ds() of at least
+ * CXB_MLX4_INLINE_MIN bytes.
+ */
+static void cxb_tx_write_inline(struct mlx4_wqe_ctrl_seg *ctrl,
+				const struct sk_buff *skb)
+{
+	u32 off = 0, left = skb->len, i;
+
+	/* Zero padding up to the least the device takes inline, all in
+	 * the first segment (mlx4_en, en_tx.c: MIN_PKT_LEN).
+	 */
+	if (unlikely(left < CXB_MLX4_INLINE_MIN)) {
+		struct mlx4_wqe_inline_seg *inl = (void *)(ctrl + 1);
+
+		skb_copy_bits(skb, 0, inl + 1, left);
+		memset((void *)(inl + 1) + left, 0, CXB_MLX4_INLINE_MIN - left);
+		inl->byte_count = cxb_mlx4_inline_bc(CXB_MLX4_INLINE_MIN);
+		return;
+	}
+	for (i = 0; left; i++) {
+		struct mlx4_wqe_inline_seg *inl =
+			(void *)ctrl + cxb_mlx4_inline_seg_off(i);
+		u32 n = min(left, cxb_mlx4_inline_seg_max(i));
+
+		skb_copy_bits(skb, off, inl + 1, n);
+		/* segments past the first start a TXBB: their header is its
+		 * first dword, stored after the data (mlx4_en, en_tx.c
+		 * build_inline_wqe(): dma_wmb() before the byte_count)
+		 */
+		if (i)
+			dma_wmb();
+		inl->byte_count = cxb_mlx4_inline_bc(n);
+		off += n;
+		left -= n;
+	}
+}
+
+/* Would cxb_tx_defer_doorbell() defer the doorbell of a WQE ending at
+ * @end? The same tests, without side effects, before the WQE is built.
+ */
+static __always_inline bool cxb_tx_may_defer(const struct cxb_tx_ring *ring,
+					     u32 end)
+{
+	u32 bell = READ_ONCE(ring->prod_bell);
+
+	return end - bell < ring->db_limit &&
+	       (s32)(bell - READ_ONCE(ring->cons)) > 0;
+}
+
+netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+	u16 qidx = skb_get_queue_mapping(skb);
+	u32 nr_frags = skb_shinfo(skb)->nr_frags;
+	u32 headlen = skb_headlen(skb);
+	struct mlx4_wqe_ctrl_seg *ctrl;
+	bool xmit_more, send_db, bf;
+	u32 ds, nr_txbb, idx, prod, pad;
+	struct cxb_tx_ring *ring;
+	struct cxb_tx_info *info;
+	bool stopped = false;
+	__be32 srcrb, op_own;
+	bool inl;
+
+	/* ch and num_ch change only while every queue is stopped, after
+	 * netif_tx_disable() took each queue's xmit lock, which this call
+	 * holds: both are stable here. Either generation.
+	 */
+	if (unlikely(qidx >= priv->num_ch))
+		return cxb_tx_drop_no_ring(priv, skb);
+	ring = &priv->ch[qidx]->tx;
+	prefetchw(&ring->txq->dql);
+
+	inl = skb->len <= ring->inline_max;
+	if (inl) {
+		ds = cxb_mlx4_inline_ds(max(skb->len, CXB_MLX4_INLINE_MIN));
+	} else {
+		ds = 1 + nr_frags + !!headlen;
+		if (unlikely(ds > CXB_MLX4_MAX_DS)) {
+			if (skb_linearize(skb))
+				goto drop;
+			nr_frags = 0;
+			headlen = skb_headlen(skb);
+			ds = 2;
+		}
+	}
+	nr_txbb = cxb_mlx4_ds_to_txbbs(ds);
+
+	/* A WQE that would cross the ring end goes to index 0, behind a NOP
+	 * padding the TXBBs up to the end.
+	 */
+	prod = ring->prod;
+	idx = prod & ring->size_mask;
+	pad = 0;
+	if (unlikely(idx + nr_txbb > ring->size)) {
+		pad = ring->size - idx;
+		idx = 0;
+	}
+	ctrl = ring->buf + (idx << CXB_MLX4_TXBB_SHIFT);
+	info = &ring->tx_info[idx];
+
+	/* Segments first, at their final place: a failed mapping must leave
+	 * nothing owned by the device (mlx4_en, en_tx.c, also maps before it
+	 * writes an owner bit).
+	 */
+	if (inl) {
+		cxb_tx_write_inline(ctrl, skb);
+		info->map0_len = 0;
+		info->nr_frags = 0;
+	} else if (unlikely(!cxb_tx_map(ring, skb, info,
+					(struct mlx4_wqe_data_seg *)(ctrl + 1),
+					headlen, nr_frags))) {
+		goto drop;
+	}
+	/* The WQE will be posted: now the pad may be handed over. */
+	if (unlikely(pad)) {
+		cxb_tx_post_nop(ring, prod, pad);
+		prod += pad;
+	}
+	info->skb = skb;
+	info->nr_txbb = nr_txbb;
+	info->nr_bytes = skb->len;
+
+	srcrb = cpu_to_be32(MLX4_WQE_CTRL_CQ_UPDATE);
+	if (likely(skb->ip_summed == CHECKSUM_PARTIAL))
+		srcrb |= cpu_to_be32(MLX4_WQE_CTRL_IP_CSUM |
+				     MLX4_WQE_CTRL_TCP_UDP_CSUM);
+	ctrl->srcrb_flags = srcrb;
+	ctrl->imm = 0;
+
+	/* Stop before the next packet could find no room. */
+	if (unlikely(cxb_tx_free(ring, prod + nr_txbb, READ_ONCE(ring->cons)) <
+		     CXB_TX_STOP_ROOM)) {
+		netif_tx_stop_queue(ring->txq);
+		stopped = true;
+	}
+
+	/* True when the doorbell is due: no more packets follow, or stopped. */
+	xmit_more = netdev_xmit_more();
+	send_db = __netdev_tx_sent_queue(ring->txq, info->nr_bytes, xmit_more);
+
+	skb_tx_timestamp(skb);
+
+	/* BlueFlame carries this WQE only if it is the one ringing, and it
+	 * fits one BF buffer; such a WQE names its QP and ring index.
+	 */
+	bf = send_db && ring->bf_on &&
+	     (nr_txbb << CXB_MLX4_TXBB_SHIFT) <= ring->bf_size;
+	/* Nor if doorbell avoidance will defer it: a plain doorbell would
+	 * announce it later, and mlx4_en (en_tx.c) never leaves a WQE in
+	 * that layout without its BlueFlame write. With BlueFlame on, all
+	 * else that moves prod_bell holds this queue's xmit lock, and cons
+	 * only closes on prod_bell: a doorbell found due here is still due
+	 * when cxb_tx_defer_doorbell() decides, below. The converse does
+	 * not hold (a completion may come in between): then the plain
+	 * layout gets a plain doorbell.
+	 */
+	if (bf && unlikely(ring->db_opt & CXB_DB_OPT_AVOID) &&
+	    cxb_tx_may_defer(ring, prod + nr_txbb))
+		bf = false;
+	if (bf) {
+		/* cxb_mlx4_bf_qpn(), from the pre-swapped doorbell value */
+		ctrl->qpn_vlan.bf_qpn = ring->doorbell_qpn | cpu_to_be32(ds);
+		op_own = cxb_mlx4_bf_owner_opcode(MLX4_OPCODE_SEND, prod,
+						  ring->size);
+	} else {
+		op_own = cpu_to_be32(MLX4_OPCODE_SEND |
+				     cxb_mlx4_owner(prod, ring->size));
+		ctrl->qpn_vlan.vlan_tag = 0;
+		ctrl->qpn_vlan.ins_vlan = 0;
+		ctrl->qpn_vlan.fence_size = ds;
+	}
+
+	/* Segments before ownership: the device may look at it any time. */
+	dma_wmb();
+	ctrl->owner_opcode = op_own;
+	/* Publish prod only now: a completion-side doorbell that reads it
+	 * must find every WQE below it owned by the device.
+	 */
+	smp_store_release(&ring->prod, prod + nr_txbb);
+
+	u64_stats_update_begin(&ring->xstats_sync);
+	if (send_db && unlikely(ring->db_opt & CXB_DB_OPT_AVOID) &&
+	    cxb_tx_defer_doorbell(ring)) {
+		send_db = false;
+		xmit_more = false;	/* counted as deferred */
+	}
+	if (send_db) {
+		if (bf) {
+			cxb_tx_bf_post(ring, ctrl, nr_txbb);
+			ring->blueflame++;
+		} else {
+			cxb_mlx4_tx_doorbell(ring);
+			ring->doorbells++;
+		}
+		WRITE_ONCE(ring->prod_bell, ring->prod);
+		ring->doorbell_on_stop += xmit_more;
+	} else {
+		ring->xmit_more += xmit_more;
+	}
+	ring->packets++;
+	ring->bytes += info->nr_bytes;
+	ring->inlined += inl;
+	ring->queue_stopped += stopped;
+	u64_stats_update_end(&ring->xstats_sync);
+
+	if (unlikely(stopped))
+		cxb_tx_stop_recheck(ring);
+	return NETDEV_TX_OK;
+
+drop:
+	cxb_tx_drop(ring, skb);
+	/* A dropped packet may end a burst whose doorbell was deferred:
+	 * announce what is already posted.
+	 */
+	if (!netdev_xmit_more() && ring->prod != READ_ONCE(ring->prod_bell)) {
+		cxb_mlx4_tx_doorbell(ring);
+		WRITE_ONCE(ring->prod_bell, ring->prod);
+		u64_stats_update_begin(&ring->xstats_sync);
+		ring->doorbells++;
+		u64_stats_update_end(&ring->xstats_sync);
+	}
+	return NETDEV_TX_OK;
+}
+
+/* Stamp the TXBBs of a freed WQE but its first (the ctrl keeps its owner). */
+static void cxb_tx_stamp(struct cxb_tx_ring *ring, u32 cons, u32 nr_txbb)
+{
+	__be32 stamp = cpu_to_be32(CXB_MLX4_STAMP |
+				   cxb_mlx4_owner(cons, ring->size));
+	u32 i;
+
+	for (i = 1; i < nr_txbb; i++) {
+		u32 idx = (cons + i) & ring->size_mask;
+
+		*(__be32 *)(ring->buf + (idx << CXB_MLX4_TXBB_SHIFT)) = stamp;
+	}
+}
+
+static __always_inline u32 cxb_tx_free_wqe(struct cxb_tx_ring *ring, u32 cons,
+					   int budget, u32 *bytes)
+{
+	struct cxb_tx_info *info = &ring->tx_info[cons & ring->size_mask];
+	u32 nr_txbb = info->nr_txbb;
+
+	if (info->skb) {
+		if (info->map0_len)
+			dma_unmap_single(ring->dma_dev, info->map0_addr,
+					 info->map0_len, DMA_TO_DEVICE);
+		if (info->nr_frags) {
+			cxb_tx_unmap_frags(ring, ring->dma_cons, info->nr_frags);
+			ring->dma_cons += info->nr_frags;
+		}
+		*bytes += info->nr_bytes;
+		napi_consume_skb(info->skb, budget);
+		info->skb = NULL;
+	}
+	if (nr_txbb > 1)
+		cxb_tx_stamp(ring, cons, nr_txbb);
+	return nr_txbb;
+}
+
+/* Returns true when all pending TX completions were handled. @napi false:
+ * the interface is going down, leave the queue stopped.
+ */
+bool cxb_mlx4_tx_complete(struct cxb_channel *ch, int budget, bool napi)
+{
+	struct cxb_tx_ring *ring = &ch->tx;
+	struct cxb_cq *cq = &ch->tx_cq;
+	u32 ci = cq->ci, cons = ring->cons, prod = cons;
+	u32 pkts = 0, bytes = 0, ncqe = 0;
+	struct mlx4_cqe *cqe;
+
+	while (cxb_mlx4_cq_next(cq, ci, &cqe)) {
+		u16 wqe_index;
+
+		if (unlikely(ncqe == CXB_TX_CQ_BUDGET))
+			break;
+		wqe_index = be16_to_cpu(cqe->wqe_index);
+		/* A walk to a WQE that is not outstanding would free WQEs the
+		 * device still owns and move cons past prod.
+		 */
+		if (unlikely(!cxb_cqe_outstanding(&ring->prod, &prod, cons,
+						  wqe_index)))
+			goto bad;
+		if (unlikely(cxb_mlx4_cqe_is_err(cqe))) {
+			const struct mlx4_err_cqe *err = (const void *)cqe;
+
+			cxb_tx_err_cqe(ch, wqe_index, err->syndrome,
+				       err->vendor_err_syndrome, napi);
+		}
+
+		/* Free every WQE up to and including the completed one. */
+		for (;;) {
+			u16 left = wqe_index - (u16)cons;
+			u32 n;
+
+			if (ring->tx_info[cons & ring->size_mask].skb)
+				pkts++;
+			n = cxb_tx_free_wqe(ring, cons, budget, &bytes);
+			cons += n;
+			if (!left)
+				break;
+			/* wqe_index inside this WQE, or a slot never posted */
+			if (unlikely(left < n || !n))
+				goto bad;
+		}
+		ci++;
+		ncqe++;
+		continue;
+bad:
+		cxb_tx_bad_cqe(ch, wqe_index, cons, prod, napi);
+		ci++;
+		ncqe++;
+		break;
+	}
+
+	if (!ncqe)
+		return likely(!READ_ONCE(ring->db_retry)) || !napi ||
+		       cxb_tx_retry_doorbell(ring, budget);
+	return cxb_tx_complete_finish(ring, cq, ci,
+				      cpu_to_be32(ci & CXB_MLX4_CI_MASK), ncqe,
+				      cons, pkts, bytes, budget, napi,
+				      CXB_GEN_CX3);
+}
+
+/* Free what the device will never complete (queue destroyed): called with
+ * the device stopped and the queue disabled.
+ */
+void cxb_mlx4_tx_ring_drain(struct cxb_tx_ring *ring)
+{
+	u32 bytes = 0, pkts = 0;
+
+	while (ring->cons != ring->prod) {
+		if (ring->tx_info[ring->cons & ring->size_mask].skb)
+			pkts++;
+		ring->cons += cxb_tx_free_wqe(ring, ring->cons, 0, &bytes);
+	}
+	u64_stats_update_begin(&ring->xstats_sync);
+	ring->dropped += pkts;
+	u64_stats_update_end(&ring->xstats_sync);
+	if (ring->txq)
+		netdev_tx_reset_queue(ring->txq);
+}
+
+int cxb_mlx4_napi_poll(struct napi_struct *napi, int budget)
+{
+	struct cxb_channel *ch = container_of(napi, struct cxb_channel, napi);
+
+	ch->polls++;
+	return cxb_napi_poll_finish(ch, budget,
+				    cxb_mlx4_tx_complete(ch, budget, true));
+}

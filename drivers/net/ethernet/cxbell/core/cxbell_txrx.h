@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* cxbell datapath: the send ring discipline both descriptor generations
+ * share (cxbell_tx_mlx4.c, cxbell_tx_mlx5.c), forced inline into each
+ * generation's own send path and completion walk. Where a helper rings
+ * a doorbell it takes the generation as a constant, so each copy names
+ * its own doorbell and no branch on the generation is left.
+ */
+#ifndef _CXBELL_TXRX_H
+#define _CXBELL_TXRX_H
+
+#include <linux/dma-mapping.h>
+#include <linux/io.h>
+#include <linux/jump_label.h>
+#include <linux/netdevice.h>
+
+#include "cxbell.h"
+
+/* A device model that watches MMIO (cxbell_sim) is told of each doorbell,
+ * arm and BlueFlame write; on hardware the branch is patched out.
+ */
+DECLARE_STATIC_KEY_FALSE(cxb_mmio_notify_key);
+
+static __always_inline void cxb_mmio_notify(struct cxb_adev *cadev,
+					    void __iomem *reg, unsigned int len)
+{
+	if (static_branch_unlikely(&cxb_mmio_notify_key) &&
+	    cadev->ops->mmio_notify)
+		cadev->ops->mmio_notify(cadev, reg, len);
+}
+
+/* The mlx4 send doorbell of @ring: its QP number to the UAR. */
+static __always_inline void cxb_mlx4_tx_doorbell(struct cxb_tx_ring *ring)
+{
+	cxb_mlx4_send_doorbell(ring->db_reg, ring->doorbell_qpn);
+	cxb_mmio_notify(ring->cadev, ring->db_reg, sizeof(u32));
+}
+
+static __always_inline void *
+cxb_mlx5_wqe(const struct cxb_tx_ring *ring, u32 idx)
+{
+	return ring->buf + ((idx & ring->size_mask) << CXB_MLX5_WQEBB_SHIFT);
+}
+
+/* The mlx5 send doorbell of @ring: the producer counter to the record,
+ * then the first 8 bytes of the last WQE's control segment to the UAR.
+ * Called by xmit or with the queue's xmit lock held.
+ */
+static __always_inline void cxb_mlx5_tx_doorbell(struct cxb_tx_ring *ring)
+{
+	void __iomem *reg = ring->db_reg + ring->db_offset;
+	const u64 *ctrl = cxb_mlx5_wqe(ring, ring->last_wqe);
+
+	/* WQEs before the record the device reads */
+	dma_wmb();
+	*ring->db_rec = cpu_to_be32(ring->prod & CXB_MLX5_IDX_MASK);
+	/* the record before the doorbell */
+	wmb();
+#ifdef CONFIG_64BIT
+	/* device byte order already: a raw store, one 64-bit write */
+	__raw_writeq(*ctrl, reg);
+#else
+	__iowrite64_copy(reg, ctrl, 1);
+#endif
+	ring->db_offset ^= CXB_MLX5_DB_ALT;
+	cxb_mmio_notify(ring->cadev, reg, sizeof(u64));
+}
+
+/* The doorbell of generation @gen, a constant at every caller. */
+static __always_inline void cxb_tx_doorbell(struct cxb_tx_ring *ring,
+					    const enum cxb_gen gen)
+{
+	if (gen == CXB_GEN_CX5)
+		cxb_mlx5_tx_doorbell(ring);
+	else
+		cxb_mlx4_tx_doorbell(ring);
+}
+
+static inline void cxb_tx_unmap_frags(struct cxb_tx_ring *ring, u32 from,
+				      u32 n)
+{
+	while (n--) {
+		struct cxb_dma_ent *e = &ring->dma_fifo[from++ & ring->dma_mask];
+
+		dma_unmap_page(ring->dma_dev, e->addr, e->len, DMA_TO_DEVICE);
+	}
+}
+
+static inline void cxb_tx_drop(struct cxb_tx_ring *ring, struct sk_buff *skb)
+{
+	dev_kfree_skb_any(skb);
+	u64_stats_update_begin(&ring->xstats_sync);
+	ring->dropped++;
+	u64_stats_update_end(&ring->xstats_sync);
+}
+
+/* A send data segment: its byte count, the first dword, last. A segment
+ * that starts a TXBB holds that TXBB's first dword, by which the HCA
+ * judges whether the 64-byte block is valid (mlx4_en, en_tx.c
+ * mlx4_en_build_dma_wqe(): dma_wmb() before each byte_count).
+ */
+static inline void cxb_tx_set_data_seg(struct mlx4_wqe_data_seg *dseg,
+				       dma_addr_t addr, u32 len, __be32 lkey)
+{
+	dseg->addr = cpu_to_be64(addr);
+	dseg->lkey = lkey;
+	dma_wmb();
+	dseg->byte_count = cpu_to_be32(len);
+}
+
+/* Map the skb and write its data segments; false if a mapping failed.
+ * The segments are written from the last to the first, as mlx4_en does
+ * (en_tx.c): each TXBB's first dword is stored after the rest of it.
+ */
+static __always_inline bool
+cxb_tx_map(struct cxb_tx_ring *ring, struct sk_buff *skb,
+	   struct cxb_tx_info *info, struct mlx4_wqe_data_seg *dseg,
+	   u32 headlen, u32 nr_frags)
+{
+	u32 i = nr_frags, mapped = 0;
+	dma_addr_t dma;
+
+	/* the last segment: the linear part's, if any, comes first */
+	dseg += !!headlen;
+	while (i--) {
+		const skb_frag_t *frag = &skb_shinfo(skb)->frags[i];
+		u32 len = skb_frag_size(frag);
+		struct cxb_dma_ent *e;
+
+		dma = skb_frag_dma_map(ring->dma_dev, frag, 0, len,
+				       DMA_TO_DEVICE);
+		if (unlikely(dma_mapping_error(ring->dma_dev, dma)))
+			goto err_unmap;
+		e = &ring->dma_fifo[ring->dma_prod++ & ring->dma_mask];
+		e->addr = dma;
+		e->len = len;
+		cxb_tx_set_data_seg(dseg + i, dma, len, ring->lkey);
+		mapped++;
+	}
+	info->map0_len = 0;
+	if (headlen) {
+		dma = cxb_dma_map_linear(ring->dma_dev, skb->data, headlen);
+		if (unlikely(dma_mapping_error(ring->dma_dev, dma)))
+			goto err_unmap;
+		info->map0_addr = dma;
+		info->map0_len = headlen;
+		cxb_tx_set_data_seg(dseg - 1, dma, headlen, ring->lkey);
+	}
+	info->nr_frags = nr_frags;
+	return true;
+
+err_unmap:
+	cxb_tx_unmap_frags(ring, ring->dma_prod - mapped, mapped);
+	ring->dma_prod -= mapped;
+	return false;
+}
+
+/* Doorbell avoidance (doorbell_opt bit 0): called when a doorbell is due,
+ * after the WQE was handed over. Returns true if it may be skipped because
+ * a completion is on its way and the completion handler will ring it.
+ *
+ * xmit publishes db_pending, then reads cons; completion publishes cons,
+ * then reads db_pending (both with a full barrier in between), so at least
+ * one of them sees the other's write: either xmit sees that nothing is
+ * outstanding and rings itself, or completion sees the pending flag and
+ * rings for everything posted so far. If that ring needs the xmit lock and
+ * cannot have it (taken, or netpoll), the completion side keeps the duty:
+ * db_pending stays set and db_retry makes a later poll ring it, CQE or not.
+ */
+static __always_inline bool cxb_tx_defer_doorbell(struct cxb_tx_ring *ring)
+{
+	u32 bell = READ_ONCE(ring->prod_bell);
+
+	if (ring->prod - bell >= ring->db_limit) {
+		ring->doorbell_forced++;
+		return false;
+	}
+	/* The WQE's owner bit before the flag the completion side reads. */
+	smp_store_release(&ring->db_pending, true);
+	/* Flag before cons: pairs with the smp_mb() in cxb_tx_complete(). */
+	smp_mb();
+	if ((s32)(bell - READ_ONCE(ring->cons)) > 0) {
+		ring->doorbell_deferred++;
+		return true;
+	}
+	WRITE_ONCE(ring->db_pending, false);
+	return false;
+}
+
+/* Ring a doorbell avoidance deferred, if any. Queue xmit lock held. */
+static __always_inline bool
+cxb_tx_ring_deferred_locked(struct cxb_tx_ring *ring, const enum cxb_gen gen)
+{
+	if (!xchg(&ring->db_pending, false) || ring->prod_bell == ring->prod)
+		return false;
+	cxb_tx_doorbell(ring, gen);
+	WRITE_ONCE(ring->prod_bell, ring->prod);
+	return true;
+}
+
+/* Completion side of doorbell avoidance: ring for what xmit deferred.
+ * Returns false if a deferred doorbell is left for a later poll
+ * (db_retry): the xmit lock it needs was taken, or @budget is 0.
+ */
+static __always_inline bool
+cxb_tx_completion_doorbell(struct cxb_tx_ring *ring, int budget,
+			   const enum cxb_gen gen)
+{
+	u32 bell, prod;
+	bool rang;
+
+	if (!READ_ONCE(ring->db_pending))
+		return true;
+	if (READ_ONCE(ring->db_locked)) {
+		/* xmit may sit between the owner bit and the BlueFlame copy of
+		 * a WQE: a doorbell now would announce it before its BF post.
+		 * Ring with xmit excluded instead. An mlx5 doorbell names the
+		 * last WQE xmit posted: the same. Never wait for the lock:
+		 * netpoll polls us (budget 0) with IRQs off, maybe owning the
+		 * console, which an IRQ on the lock holder may be waiting for;
+		 * and a poll nested in the holder's own xmit (softirqs run by
+		 * a bottom-half enable there) would spin on itself. mlx4_en
+		 * and mlx5e (their en_tx.c) take no xmit lock in their
+		 * completion handlers.
+		 */
+		if (!budget || !__netif_tx_trylock(ring->txq)) {
+			WRITE_ONCE(ring->db_retry, true);
+			return false;
+		}
+		WRITE_ONCE(ring->db_retry, false);
+		rang = cxb_tx_ring_deferred_locked(ring, gen);
+		__netif_tx_unlock(ring->txq);
+		if (rang)
+			goto count;
+		return true;
+	}
+	if (!xchg(&ring->db_pending, false))
+		return true;
+	bell = READ_ONCE(ring->prod_bell);
+	/* Pairs with the release in xmit: WQEs below prod are owned. */
+	prod = smp_load_acquire(&ring->prod);
+	if (bell == prod)
+		return true;
+	/* With a plain store two racing ringers may move prod_bell back;
+	 * that only costs an extra doorbell later (see cxbell.rst). With
+	 * cmpxchg the loser knows the winner's doorbell covers its WQEs.
+	 */
+	if (READ_ONCE(ring->db_opt) & CXB_DB_OPT_PLAIN)
+		WRITE_ONCE(ring->prod_bell, prod);
+	else if (cmpxchg(&ring->prod_bell, bell, prod) != bell)
+		return true;
+	cxb_tx_doorbell(ring, gen);
+count:
+	/* Reported within tx_doorbells too (cxb_get_tx_stats()). */
+	u64_stats_update_begin(&ring->cstats_sync);
+	ring->doorbell_by_completion++;
+	u64_stats_update_end(&ring->cstats_sync);
+	return true;
+}
+
+/* After a completion walk of either generation freed @pkts packets up to
+ * @cons from @ncqe CQEs: record the CQ's consumer index (@ci, as the
+ * device wants it in @ci_rec), publish cons, feed BQL, wake the queue and
+ * ring what doorbell avoidance deferred. Returns true when all pending
+ * completions were handled and no deferred doorbell is left for later.
+ */
+static __always_inline bool
+cxb_tx_complete_finish(struct cxb_tx_ring *ring, struct cxb_cq *cq, u32 ci,
+		       __be32 ci_rec, u32 ncqe, u32 cons, u32 pkts, u32 bytes,
+		       int budget, bool napi, const enum cxb_gen gen)
+{
+	cq->ci = ci;
+	*cq->db_rec = ci_rec;
+
+	u64_stats_update_begin(&ring->cstats_sync);
+	ring->cqes += ncqe;
+	u64_stats_update_end(&ring->cstats_sync);
+
+	/* xmit reads cons without the queue lock: publish it last. */
+	smp_store_release(&ring->cons, cons);
+	netdev_tx_completed_queue(ring->txq, pkts, bytes);
+
+	/* cons before the stop bit and db_pending. BQL has just issued the
+	 * barrier, unless it had no bytes to complete.
+	 */
+	if (!IS_ENABLED(CONFIG_BQL) || !bytes)
+		smp_mb(); /* pairs with cxb_tx_stop_recheck(), defer_doorbell */
+	if (unlikely(netif_tx_queue_stopped(ring->txq)) && napi &&
+	    cxb_tx_free(ring, READ_ONCE(ring->prod), cons) >=
+	    CXB_TX_WAKE_ROOM && cxb_tx_clear_stop(ring->txq)) {
+		/* netif_tx_wake_queue(), counted only if this call woke it:
+		 * xmit's recheck may have undone the stop meanwhile. BQL's
+		 * own stop, if set, schedules the queue when it clears.
+		 */
+		netif_schedule_queue(ring->txq);
+		u64_stats_update_begin(&ring->cstats_sync);
+		ring->wake_queue++;
+		u64_stats_update_end(&ring->cstats_sync);
+	}
+	/* Only a poll that completed something rings a deferred doorbell
+	 * (or one that retries what an earlier poll had to leave). Left
+	 * for later: not done, so NAPI polls again.
+	 */
+	if (napi && !cxb_tx_completion_doorbell(ring, budget, gen))
+		return false;
+	return ncqe < CXB_TX_CQ_BUDGET;
+}
+
+#endif /* _CXBELL_TXRX_H */
