@@ -175,6 +175,16 @@ struct cxb_cq {
 
 struct cxb_priv;
 
+/* The open multi-packet WQE of a cx5 send queue (cxbell_tx_mlx5.c) */
+struct cxb_mpw_session {
+	u16 ds;				/* DS so far, 0: none open */
+	u8 npkts;
+	u8 cs;				/* eth segment cs_flags it shares */
+	u32 bytes;
+	u32 wqe;			/* index of its WQE */
+	u32 pub;			/* prod published while it is open */
+};
+
 struct cxb_tx_ring {
 	/* Dirtied by TX completion (NAPI) */
 	u32 cons ____cacheline_aligned_in_smp;
@@ -242,12 +252,7 @@ struct cxb_tx_ring {
 	/* CXB_GEN_CX5 (cxbell_tx_mlx5.c), dirtied by ndo_start_xmit: the
 	 * open multi-packet WQE session and the doorbell
 	 */
-	u16 mpw_ds ____cacheline_aligned_in_smp; /* DS so far, 0: none */
-	u8 mpw_npkts;
-	u8 mpw_cs;			/* eth segment cs_flags it shares */
-	u32 mpw_bytes;
-	u32 mpw_wqe;			/* index of the session's WQE */
-	u32 mpw_pub;			/* prod published while it is open */
+	struct cxb_mpw_session mpw ____cacheline_aligned_in_smp;
 	u32 mpw_prod;			/* MPW FIFO producer */
 	u32 last_wqe;			/* the WQE a doorbell names */
 	u32 db_offset;			/* doorbell buffer to use next */

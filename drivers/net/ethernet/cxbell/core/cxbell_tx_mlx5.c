@@ -88,46 +88,46 @@ static u32 cxb_mlx5_post_nop(struct cxb_tx_ring *ring, u32 prod)
  */
 static u32 cxb_mlx5_mpw_close(struct cxb_tx_ring *ring)
 {
-	u32 prod = ring->mpw_wqe, n = cxb_mlx5_ds_to_wqebbs(ring->mpw_ds);
+	u32 prod = ring->mpw.wqe, n = cxb_mlx5_ds_to_wqebbs(ring->mpw.ds);
 	struct cxb_tx_info *info = &ring->tx_info[prod & ring->size_mask];
 
-	if (!ring->mpw_npkts) {
-		ring->mpw_ds = 0;
-		return ring->mpw_pub;
+	if (!ring->mpw.npkts) {
+		ring->mpw.ds = 0;
+		return ring->mpw.pub;
 	}
 	info->skb = NULL;
 	info->nr_txbb = n;
 	info->nr_frags = 0;
 	info->map0_len = 0;
-	info->nr_bytes = ring->mpw_bytes;
-	info->mpw_pkts = ring->mpw_npkts;
+	info->nr_bytes = ring->mpw.bytes;
+	info->mpw_pkts = ring->mpw.npkts;
 	cxb_mlx5_ctrl(ring, cxb_mlx5_wqe(ring, prod), prod,
-		      MLX5_OPCODE_ENHANCED_MPSW, ring->mpw_ds,
+		      MLX5_OPCODE_ENHANCED_MPSW, ring->mpw.ds,
 		      MLX5_WQE_CTRL_CQ_UPDATE);
 	ring->last_wqe = prod;
-	ring->mpw_ds = 0;
+	ring->mpw.ds = 0;
 	ring->mpwqe_blks++;	/* the caller is in an xstats update */
 	return prod + n;
 }
 
 /* Open a session at @prod, or after a NOP pad if a maximal WQE would
- * reach past the ring end: at mpw_wqe.
+ * reach past the ring end: at mpw.wqe.
  */
 static void cxb_mlx5_mpw_open(struct cxb_tx_ring *ring, u32 prod, u8 cs)
 {
 	struct mlx5_wqe_eth_seg *eth;
 
-	ring->mpw_pub = prod;
+	ring->mpw.pub = prod;
 	if ((prod & ring->size_mask) + CXB_MLX5_MAX_WQEBBS > ring->size)
 		prod = cxb_mlx5_post_nop(ring, prod);
-	ring->mpw_wqe = prod;
+	ring->mpw.wqe = prod;
 	eth = cxb_mlx5_wqe(ring, prod) + CXB_MLX5_DS_SIZE;
 	memset(eth, 0, sizeof(*eth));
 	eth->cs_flags = cs;
-	ring->mpw_ds = CXB_MLX5_HDR_DS;
-	ring->mpw_npkts = 0;
-	ring->mpw_bytes = 0;
-	ring->mpw_cs = cs;
+	ring->mpw.ds = CXB_MLX5_HDR_DS;
+	ring->mpw.npkts = 0;
+	ring->mpw.bytes = 0;
+	ring->mpw.cs = cs;
 }
 
 /* Append @skb (linear) to the session at @prod. False if its mapping
@@ -136,7 +136,7 @@ static void cxb_mlx5_mpw_open(struct cxb_tx_ring *ring, u32 prod, u8 cs)
 static bool cxb_mlx5_mpw_add(struct cxb_tx_ring *ring, u32 prod,
 			     struct sk_buff *skb, bool inl)
 {
-	void *seg = cxb_mlx5_wqe(ring, prod) + ring->mpw_ds * CXB_MLX5_DS_SIZE;
+	void *seg = cxb_mlx5_wqe(ring, prod) + ring->mpw.ds * CXB_MLX5_DS_SIZE;
 	struct cxb_mpw_ent *e = &ring->mpw_fifo[ring->mpw_prod & ring->mpw_mask];
 	u32 len = skb->len;
 
@@ -146,7 +146,7 @@ static bool cxb_mlx5_mpw_add(struct cxb_tx_ring *ring, u32 prod,
 		skb_copy_bits(skb, 0, iseg + 1, len);
 		iseg->byte_count = cxb_mlx5_inline_bc(len);
 		e->len = 0;
-		ring->mpw_ds += cxb_mlx5_inline_ds(len);
+		ring->mpw.ds += cxb_mlx5_inline_ds(len);
 	} else {
 		struct mlx5_wqe_data_seg *dseg = seg;
 		dma_addr_t dma;
@@ -159,12 +159,12 @@ static bool cxb_mlx5_mpw_add(struct cxb_tx_ring *ring, u32 prod,
 		dseg->byte_count = cpu_to_be32(len);
 		e->addr = dma;
 		e->len = len;
-		ring->mpw_ds++;
+		ring->mpw.ds++;
 	}
 	e->skb = skb;
 	ring->mpw_prod++;
-	ring->mpw_npkts++;
-	ring->mpw_bytes += len;
+	ring->mpw.npkts++;
+	ring->mpw.bytes += len;
 	ring->mpwqe_pkts++;	/* the caller is in an xstats update */
 	return true;
 }
@@ -249,18 +249,18 @@ netdev_tx_t cxb_mlx5_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		   !skb_vlan_tag_present(skb) && !skb_is_gso(skb);
 
 	u64_stats_update_begin(&ring->xstats_sync);
-	if (ring->mpw_ds &&
-	    (!eligible || cs != ring->mpw_cs ||
-	     ring->mpw_ds + (inl ? cxb_mlx5_inline_ds(len) : 1) >
+	if (ring->mpw.ds &&
+	    (!eligible || cs != ring->mpw.cs ||
+	     ring->mpw.ds + (inl ? cxb_mlx5_inline_ds(len) : 1) >
 	     CXB_MLX5_MAX_DS))
 		prod = cxb_mlx5_mpw_close(ring);
 	if (eligible) {
-		if (!ring->mpw_ds)
+		if (!ring->mpw.ds)
 			cxb_mlx5_mpw_open(ring, prod, cs);
-		if (unlikely(!cxb_mlx5_mpw_add(ring, ring->mpw_wqe, skb, inl)))
+		if (unlikely(!cxb_mlx5_mpw_add(ring, ring->mpw.wqe, skb, inl)))
 			goto drop;
 		/* full: no packet fits any more */
-		if (ring->mpw_ds == CXB_MLX5_MAX_DS)
+		if (ring->mpw.ds == CXB_MLX5_MAX_DS)
 			prod = cxb_mlx5_mpw_close(ring);
 	} else if (unlikely(!cxb_mlx5_post_send(ring, &prod, skb, inl))) {
 		goto drop;
@@ -269,7 +269,7 @@ netdev_tx_t cxb_mlx5_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	/* Stop before the next packet could find no room; an open session
 	 * holds the room of a maximal WQE.
 	 */
-	if (unlikely(cxb_tx_free(ring, ring->mpw_ds ? ring->mpw_wqe +
+	if (unlikely(cxb_tx_free(ring, ring->mpw.ds ? ring->mpw.wqe +
 				   CXB_MLX5_MAX_WQEBBS : prod,
 				   READ_ONCE(ring->cons)) <
 		     CXB_TX_STOP_ROOM)) {
@@ -284,10 +284,10 @@ netdev_tx_t cxb_mlx5_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	skb_tx_timestamp(skb);
 
 	/* A session never waits for a later packet to be announced. */
-	if (send_db && ring->mpw_ds)
+	if (send_db && ring->mpw.ds)
 		prod = cxb_mlx5_mpw_close(ring);
 
-	pub = ring->mpw_ds ? ring->mpw_pub : prod;
+	pub = ring->mpw.ds ? ring->mpw.pub : prod;
 	/* Publish prod only now: a completion-side doorbell that reads it
 	 * must find every WQE below it written. An open session (and its
 	 * NOP pad) stays above it.
@@ -324,9 +324,9 @@ drop:
 	 * what is already posted.
 	 */
 	xmit_more = netdev_xmit_more();
-	if (!xmit_more && ring->mpw_ds)
+	if (!xmit_more && ring->mpw.ds)
 		prod = cxb_mlx5_mpw_close(ring);
-	pub = ring->mpw_ds ? ring->mpw_pub : prod;
+	pub = ring->mpw.ds ? ring->mpw.pub : prod;
 	/* WQEs before prod, as above */
 	smp_store_release(&ring->prod, pub);
 	if (!xmit_more && pub != READ_ONCE(ring->prod_bell)) {
@@ -467,8 +467,8 @@ int cxb_mlx5_napi_poll(struct napi_struct *napi, int budget)
 /* After cxb_tx_ring_init() (whose stamps mean nothing to an mlx5 device). */
 void cxb_mlx5_tx_ring_init(struct cxb_tx_ring *ring)
 {
-	ring->mpw_ds = 0;
-	ring->mpw_npkts = 0;
+	ring->mpw.ds = 0;
+	ring->mpw.npkts = 0;
 	ring->mpw_prod = 0;
 	ring->mpw_cons = 0;
 	ring->last_wqe = 0;
@@ -484,7 +484,7 @@ void cxb_mlx5_tx_ring_drain(struct cxb_tx_ring *ring)
 	u32 bytes = 0, pkts = 0;
 
 	u64_stats_update_begin(&ring->xstats_sync);
-	if (ring->mpw_ds)
+	if (ring->mpw.ds)
 		ring->prod = cxb_mlx5_mpw_close(ring);
 	u64_stats_update_end(&ring->xstats_sync);
 	while (ring->cons != ring->prod)
