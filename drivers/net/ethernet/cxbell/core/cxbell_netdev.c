@@ -78,6 +78,8 @@ int cxb_cq_activate(struct cxb_priv *priv, struct cxb_cq *cq)
 	 * (cq.c, mlx4_cq_alloc(); libmlx4 likewise), mlx5_core at 0.
 	 */
 	cq->arm_sn = priv->cadev->gen == CXB_GEN_CX5 ? 0 : 1;
+	/* A new CQ is not armed: the first cxb_channel_arm() arms it. */
+	cq->armed = false;
 	err = priv->ops->cq_create(priv->cadev, &p, &cq->hw);
 	if (err)
 		return err;

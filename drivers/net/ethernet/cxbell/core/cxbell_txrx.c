@@ -423,14 +423,26 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 
 void cxb_cq_arm(struct cxb_cq *cq)
 {
-	__be32 w[2];
+	union {
+		__be32 w[2];
+		u64 q;
+	} arm;
 
-	cxb_mlx4_cq_arm_words(cq->arm_sn, cq->cqn, cq->ci, w);
+	cxb_mlx4_cq_arm_words(cq->arm_sn, cq->cqn, cq->ci, arm.w);
 	cq->db_rec[1] = cxb_mlx4_cq_arm_rec(cq->arm_sn, cq->ci);
 	WRITE_ONCE(cq->armed, true);
 	/* The arm record must be visible before the device sees the arm. */
 	wmb();
-	__iowrite64_copy(cq->db_reg, w, 1);
+	/* Both words in one 64-bit write, as mlx4_cq_arm() does: they are
+	 * in device byte order already, so a raw store keeps them as they
+	 * are.
+	 */
+#ifdef CONFIG_64BIT
+	__raw_writeq(arm.q, cq->db_reg);
+#else
+	__iowrite64_copy(cq->db_reg, arm.w, 1);
+#endif
+	cxb_mmio_notify(cq->ch->priv->cadev, cq->db_reg, sizeof(u64));
 }
 
 void cxb_comp_event(void *ctx)
@@ -443,21 +455,20 @@ void cxb_comp_event(void *ctx)
 	napi_schedule_irqoff(&cq->ch->napi);
 }
 
+/* Re-arm the channel's CQs whose interrupt fired. One that did not fire
+ * is still armed in the device (an arm lasts until its event), whatever
+ * this poll consumed from it: re-arming it would cost a register write
+ * and change nothing. If its event comes while this runs, the interrupt
+ * clears armed and schedules the poll again, which arms it.
+ */
 void cxb_channel_arm(struct cxb_channel *ch)
 {
-	struct cxb_adev *cadev = ch->priv->cadev;
-
-	cxb_cq_arm(&ch->tx_cq);
-	cxb_mmio_notify(cadev, ch->tx_cq.db_reg, sizeof(u64));
-	cxb_cq_arm(&ch->rx_cq);
-	cxb_mmio_notify(cadev, ch->rx_cq.db_reg, sizeof(u64));
-	/* The XDP send CQ only after its interrupt fired: an idle one stays
-	 * armed and costs no register write per poll.
-	 */
-	if (ch->xdpsq.created && !READ_ONCE(ch->xdp_cq.armed)) {
+	if (!READ_ONCE(ch->tx_cq.armed))
+		cxb_cq_arm(&ch->tx_cq);
+	if (!READ_ONCE(ch->rx_cq.armed))
+		cxb_cq_arm(&ch->rx_cq);
+	if (ch->xdpsq.created && !READ_ONCE(ch->xdp_cq.armed))
 		cxb_cq_arm(&ch->xdp_cq);
-		cxb_mmio_notify(cadev, ch->xdp_cq.db_reg, sizeof(u64));
-	}
 }
 
 /* The NAPI poll after a generation's send completion walk (@tx_done: it
