@@ -102,32 +102,47 @@ struct cxb_tx_info {
 	u8 mpw_pkts;			/* cx5 MPWQE: its packets, else 0 */
 };
 
-struct cxb_tx_stats {
+/* A send ring's counters, by writer. ndo_start_xmit's, and those
+ * counted under its xmit lock (the deferred-doorbell flush, the stall
+ * watch), under xstats_sync; per-packet ones first.
+ */
+struct cxb_tx_xstats {
 	u64 packets;
 	u64 bytes;
 	u64 xmit_more;
-	u64 doorbells;
-	u64 blueflame;
 	u64 inlined;
+	u64 doorbells;			/* rung by xmit */
+	u64 blueflame;
+	u64 queue_stopped;
 	u64 doorbell_on_stop;
 	u64 doorbell_deferred;
 	u64 doorbell_forced;
-	u64 queue_stopped;
-	u64 dropped;
-	u64 doorbell_kick;
-	u64 mpwqe_blks;
+	u64 mpwqe_blks;			/* cx5 */
 	u64 mpwqe_pkts;
-	/* completion side */
-	u64 doorbell_by_completion;
-	u64 wake_queue;
+	u64 dropped;
+	u64 doorbell_flushed;		/* avoidance turned off */
+	u64 doorbell_kick;		/* rung by the stall watch */
+};
+
+/* The send completion handler's, under cstats_sync */
+struct cxb_tx_cstats {
 	u64 cqes;
-	/* the channel's XDP send queue */
+	u64 wake_queue;
+	u64 doorbell_by_completion;
+	u64 err_cqe;
+};
+
+/* What a send queue reports: its ring's counters (doorbells with those
+ * rung for deferred packets included) and its channel's XDP send queue.
+ */
+struct cxb_tx_stats {
+	struct cxb_tx_xstats x;
+	struct cxb_tx_cstats c;
 	u64 xdp_xmit;			/* ndo_xdp_xmit frames posted */
 	u64 xdp_xmit_err;		/* ndo_xdp_xmit frames refused */
 	u64 xdp_doorbells;
 	u64 xdp_cqes;
 	u64 xdp_err_cqe;		/* XDP send queue error CQEs */
-	u64 err_cqe;
 };
 
 struct cxb_rx_stats {
@@ -191,10 +206,7 @@ struct cxb_tx_ring {
 	u32 dma_cons;
 	u32 mpw_cons;			/* cx5: MPW FIFO consumer */
 	struct u64_stats_sync cstats_sync;
-	u64 wake_queue;
-	u64 cqes;
-	u64 doorbell_by_completion;
-	u64 err_cqes;
+	struct cxb_tx_cstats cstats;
 	bool err_seen;			/* an error CQE: reset pending */
 	/* A deferred doorbell an earlier poll could not ring (xmit lock
 	 * taken, or netpoll): the next poll rings it even without a CQE.
@@ -218,18 +230,7 @@ struct cxb_tx_ring {
 	u32 inline_max;			/* tx-copybreak, 0: never inline */
 	u32 db_limit;			/* TXBBs doorbell avoidance may defer */
 	struct u64_stats_sync xstats_sync;
-	u64 packets;
-	u64 bytes;
-	u64 xmit_more;
-	u64 doorbells;
-	u64 blueflame;
-	u64 inlined;
-	u64 doorbell_on_stop;
-	u64 doorbell_deferred;
-	u64 doorbell_forced;
-	u64 doorbell_flushed;		/* avoidance turned off */
-	u64 queue_stopped;
-	u64 dropped;
+	struct cxb_tx_xstats xstats;
 
 	/* Read-mostly, set when the ring is created: one cache line */
 	void *buf ____cacheline_aligned_in_smp;
@@ -257,8 +258,6 @@ struct cxb_tx_ring {
 	u32 last_wqe;			/* the WQE a doorbell names */
 	u32 db_offset;			/* doorbell buffer to use next */
 	bool mpwqe_on;			/* copy of tx_mpwqe, under RTNL */
-	u64 mpwqe_blks;			/* under xstats_sync */
-	u64 mpwqe_pkts;
 	/* CXB_GEN_CX5, read-mostly */
 	struct cxb_mpw_ent *mpw_fifo;
 	u32 mpw_mask;			/* MPW FIFO entries - 1 */
@@ -271,7 +270,6 @@ struct cxb_tx_ring {
 	struct cxb_sq_hw hw;
 	u32 watch_cons;			/* cons and prod the stall watch */
 	u32 watch_prod;			/* saw last */
-	u64 doorbell_kick;		/* rung by it; under xstats_sync */
 	bool created;
 };
 
@@ -580,7 +578,7 @@ static __always_inline void cxb_tx_stop_recheck(struct cxb_tx_ring *ring)
 		 * the stop stays counted.
 		 */
 		u64_stats_update_begin(&ring->xstats_sync);
-		ring->queue_stopped--;
+		ring->xstats.queue_stopped--;
 		u64_stats_update_end(&ring->xstats_sync);
 	}
 }

@@ -10,28 +10,31 @@ struct cxb_stat_desc {
 	size_t offset;
 };
 
-#define CXB_TX_STAT(n)	{ #n, offsetof(struct cxb_tx_stats, n) }
-#define CXB_RX_STAT(n)	{ #n, offsetof(struct cxb_rx_stats, n) }
+#define CXB_STAT(type, n, f)	{ n, offsetof(type, f) }
+#define CXB_TX_XSTAT(n)	CXB_STAT(struct cxb_tx_stats, #n, x.n)
+#define CXB_TX_CSTAT(n)	CXB_STAT(struct cxb_tx_stats, #n, c.n)
+#define CXB_TX_STAT(n)	CXB_STAT(struct cxb_tx_stats, #n, n)
+#define CXB_RX_STAT(n)	CXB_STAT(struct cxb_rx_stats, #n, n)
 
 static const struct cxb_stat_desc cxb_tx_stats_desc[] = {
-	CXB_TX_STAT(packets),
-	CXB_TX_STAT(bytes),
-	CXB_TX_STAT(xmit_more),
-	CXB_TX_STAT(doorbells),
-	CXB_TX_STAT(blueflame),
-	{ "inline", offsetof(struct cxb_tx_stats, inlined) },
-	CXB_TX_STAT(doorbell_on_stop),
-	CXB_TX_STAT(doorbell_deferred),
-	CXB_TX_STAT(doorbell_by_completion),
-	CXB_TX_STAT(doorbell_forced),
-	CXB_TX_STAT(doorbell_kick),
-	CXB_TX_STAT(queue_stopped),
-	CXB_TX_STAT(wake_queue),
-	CXB_TX_STAT(dropped),
-	CXB_TX_STAT(cqes),
-	CXB_TX_STAT(err_cqe),
-	CXB_TX_STAT(mpwqe_blks),
-	CXB_TX_STAT(mpwqe_pkts),
+	CXB_TX_XSTAT(packets),
+	CXB_TX_XSTAT(bytes),
+	CXB_TX_XSTAT(xmit_more),
+	CXB_TX_XSTAT(doorbells),
+	CXB_TX_XSTAT(blueflame),
+	CXB_STAT(struct cxb_tx_stats, "inline", x.inlined),
+	CXB_TX_XSTAT(doorbell_on_stop),
+	CXB_TX_XSTAT(doorbell_deferred),
+	CXB_TX_CSTAT(doorbell_by_completion),
+	CXB_TX_XSTAT(doorbell_forced),
+	CXB_TX_XSTAT(doorbell_kick),
+	CXB_TX_XSTAT(queue_stopped),
+	CXB_TX_CSTAT(wake_queue),
+	CXB_TX_XSTAT(dropped),
+	CXB_TX_CSTAT(cqes),
+	CXB_TX_CSTAT(err_cqe),
+	CXB_TX_XSTAT(mpwqe_blks),
+	CXB_TX_XSTAT(mpwqe_pkts),
 	CXB_TX_STAT(xdp_xmit),
 	CXB_TX_STAT(xdp_xmit_err),
 	CXB_TX_STAT(xdp_doorbells),
@@ -172,7 +175,7 @@ static void cxb_get_ethtool_stats(struct net_device *dev,
 	}
 	spin_unlock_bh(&priv->stats_lock);
 	/* Drops no ring counted are in the summed tx_dropped too. */
-	tx_sum.dropped += cxb_port_tx_dropped(priv);
+	tx_sum.x.dropped += cxb_port_tx_dropped(priv);
 
 	for (i = 0; i < CXB_NUM_TX_STATS; i++) {
 		u64 v = cxb_stat(&tx_sum, &cxb_tx_stats_desc[i]);

@@ -395,6 +395,20 @@ static void cxb_rx_destroy(struct cxb_priv *priv, struct cxb_channel *ch)
 
 /* ---- Channels -------------------------------------------------------------- */
 
+/* Add the counters of @s to @sum, u64 by u64. */
+static void cxb_stats_add(void *sum, const void *s, size_t size)
+{
+	const u64 *from = s;
+	u64 *to = sum;
+
+	for (; size; size -= sizeof(u64))
+		*to++ += *from++;
+}
+
+static_assert(sizeof(struct cxb_tx_stats) % sizeof(u64) == 0);
+static_assert(sizeof(struct cxb_rx_stats) % sizeof(u64) == 0);
+
+/* A channel going away leaves its counts in the port's bases. */
 static void cxb_fold_stats(struct cxb_priv *priv, struct cxb_channel *ch)
 {
 	struct cxb_tx_stats t;
@@ -403,45 +417,8 @@ static void cxb_fold_stats(struct cxb_priv *priv, struct cxb_channel *ch)
 	cxb_get_tx_stats(&ch->tx, &t);
 	cxb_get_xdpsq_stats(&ch->xdpsq, &t);
 	cxb_get_rx_stats(&ch->rx, &r);
-	priv->tx_base.packets += t.packets;
-	priv->tx_base.bytes += t.bytes;
-	priv->tx_base.xmit_more += t.xmit_more;
-	priv->tx_base.doorbells += t.doorbells;
-	priv->tx_base.blueflame += t.blueflame;
-	priv->tx_base.inlined += t.inlined;
-	priv->tx_base.doorbell_on_stop += t.doorbell_on_stop;
-	priv->tx_base.doorbell_deferred += t.doorbell_deferred;
-	priv->tx_base.doorbell_forced += t.doorbell_forced;
-	priv->tx_base.doorbell_by_completion += t.doorbell_by_completion;
-	priv->tx_base.queue_stopped += t.queue_stopped;
-	priv->tx_base.dropped += t.dropped;
-	priv->tx_base.wake_queue += t.wake_queue;
-	priv->tx_base.cqes += t.cqes;
-	priv->tx_base.doorbell_kick += t.doorbell_kick;
-	priv->tx_base.err_cqe += t.err_cqe;
-	priv->tx_base.mpwqe_blks += t.mpwqe_blks;
-	priv->tx_base.mpwqe_pkts += t.mpwqe_pkts;
-	priv->tx_base.xdp_xmit += t.xdp_xmit;
-	priv->tx_base.xdp_xmit_err += t.xdp_xmit_err;
-	priv->tx_base.xdp_doorbells += t.xdp_doorbells;
-	priv->tx_base.xdp_cqes += t.xdp_cqes;
-	priv->tx_base.xdp_err_cqe += t.xdp_err_cqe;
-	priv->rx_base.packets += r.packets;
-	priv->rx_base.bytes += r.bytes;
-	priv->rx_base.dropped += r.dropped;
-	priv->rx_base.err_cqe += r.err_cqe;
-	priv->rx_base.crc_errors += r.crc_errors;
-	priv->rx_base.cqes += r.cqes;
-	priv->rx_base.csum_unnecessary += r.csum_unnecessary;
-	priv->rx_base.csum_none += r.csum_none;
-	priv->rx_base.alloc_fail += r.alloc_fail;
-	priv->rx_base.xdp_drop += r.xdp_drop;
-	priv->rx_base.xdp_pass += r.xdp_pass;
-	priv->rx_base.xdp_tx += r.xdp_tx;
-	priv->rx_base.xdp_tx_full += r.xdp_tx_full;
-	priv->rx_base.xdp_redirect += r.xdp_redirect;
-	priv->rx_base.xdp_aborted += r.xdp_aborted;
-	priv->rx_base.xdp_tx_polls += r.xdp_tx_polls;
+	cxb_stats_add(&priv->tx_base, &t, sizeof(t));
+	cxb_stats_add(&priv->rx_base, &r, sizeof(r));
 	priv->polls_base += ch->polls;
 	priv->irqs_base += ch->tx_cq.irqs + ch->rx_cq.irqs + ch->xdp_cq.irqs;
 }
@@ -871,38 +848,20 @@ static int cxb_change_mtu(struct net_device *dev, int new_mtu)
 void cxb_get_tx_stats(const struct cxb_tx_ring *ring, struct cxb_tx_stats *s)
 {
 	unsigned int start;
-	u64 flushed;
 
 	do {
 		start = u64_stats_fetch_begin(&ring->xstats_sync);
-		s->packets = ring->packets;
-		s->bytes = ring->bytes;
-		s->xmit_more = ring->xmit_more;
-		s->doorbells = ring->doorbells;
-		s->blueflame = ring->blueflame;
-		s->inlined = ring->inlined;
-		s->doorbell_on_stop = ring->doorbell_on_stop;
-		s->doorbell_deferred = ring->doorbell_deferred;
-		s->doorbell_forced = ring->doorbell_forced;
-		flushed = ring->doorbell_flushed;
-		s->queue_stopped = ring->queue_stopped;
-		s->dropped = ring->dropped;
-		s->doorbell_kick = ring->doorbell_kick;
-		s->mpwqe_blks = ring->mpwqe_blks;
-		s->mpwqe_pkts = ring->mpwqe_pkts;
+		s->x = ring->xstats;
 	} while (u64_stats_fetch_retry(&ring->xstats_sync, start));
 	do {
 		start = u64_stats_fetch_begin(&ring->cstats_sync);
-		s->wake_queue = ring->wake_queue;
-		s->cqes = ring->cqes;
-		s->doorbell_by_completion = ring->doorbell_by_completion;
-		s->err_cqe = ring->err_cqes;
+		s->c = ring->cstats;
 	} while (u64_stats_fetch_retry(&ring->cstats_sync, start));
 	/* Doorbells rung for deferred packets, by the completion handler or
 	 * when avoidance was turned off, count in tx_doorbells too.
 	 */
-	s->doorbell_by_completion += flushed;
-	s->doorbells += s->doorbell_by_completion;
+	s->c.doorbell_by_completion += s->x.doorbell_flushed;
+	s->x.doorbells += s->c.doorbell_by_completion;
 }
 
 void cxb_get_rx_stats(const struct cxb_rx_ring *ring, struct cxb_rx_stats *s)
@@ -922,10 +881,10 @@ static void cxb_get_stats64(struct net_device *dev,
 	unsigned int i;
 
 	spin_lock_bh(&priv->stats_lock);
-	stats->tx_packets = priv->tx_base.packets;
-	stats->tx_bytes = priv->tx_base.bytes;
-	stats->tx_dropped = priv->tx_base.dropped;
-	stats->tx_errors = priv->tx_base.err_cqe + priv->tx_base.xdp_err_cqe;
+	stats->tx_packets = priv->tx_base.x.packets;
+	stats->tx_bytes = priv->tx_base.x.bytes;
+	stats->tx_dropped = priv->tx_base.x.dropped;
+	stats->tx_errors = priv->tx_base.c.err_cqe + priv->tx_base.xdp_err_cqe;
 	stats->rx_packets = priv->rx_base.packets;
 	stats->rx_bytes = priv->rx_base.bytes;
 	stats->rx_dropped = priv->rx_base.dropped;
@@ -937,10 +896,10 @@ static void cxb_get_stats64(struct net_device *dev,
 		cxb_get_tx_stats(&priv->ch[i]->tx, &t);
 		cxb_get_xdpsq_stats(&priv->ch[i]->xdpsq, &t);
 		cxb_get_rx_stats(&priv->ch[i]->rx, &r);
-		stats->tx_packets += t.packets;
-		stats->tx_bytes += t.bytes;
-		stats->tx_dropped += t.dropped;
-		stats->tx_errors += t.err_cqe + t.xdp_err_cqe;
+		stats->tx_packets += t.x.packets;
+		stats->tx_bytes += t.x.bytes;
+		stats->tx_dropped += t.x.dropped;
+		stats->tx_errors += t.c.err_cqe + t.xdp_err_cqe;
 		stats->rx_packets += r.packets;
 		stats->rx_bytes += r.bytes;
 		stats->rx_dropped += r.dropped;

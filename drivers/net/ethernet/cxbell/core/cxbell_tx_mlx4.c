@@ -264,20 +264,20 @@ netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	if (send_db) {
 		if (bf) {
 			cxb_tx_bf_post(ring, ctrl, nr_txbb);
-			ring->blueflame++;
+			ring->xstats.blueflame++;
 		} else {
 			cxb_mlx4_tx_doorbell(ring);
-			ring->doorbells++;
+			ring->xstats.doorbells++;
 		}
 		WRITE_ONCE(ring->prod_bell, ring->prod);
-		ring->doorbell_on_stop += xmit_more;
+		ring->xstats.doorbell_on_stop += xmit_more;
 	} else {
-		ring->xmit_more += xmit_more;
+		ring->xstats.xmit_more += xmit_more;
 	}
-	ring->packets++;
-	ring->bytes += info->nr_bytes;
-	ring->inlined += inl;
-	ring->queue_stopped += stopped;
+	ring->xstats.packets++;
+	ring->xstats.bytes += info->nr_bytes;
+	ring->xstats.inlined += inl;
+	ring->xstats.queue_stopped += stopped;
 	u64_stats_update_end(&ring->xstats_sync);
 
 	if (unlikely(stopped))
@@ -293,7 +293,7 @@ drop:
 		cxb_mlx4_tx_doorbell(ring);
 		WRITE_ONCE(ring->prod_bell, ring->prod);
 		u64_stats_update_begin(&ring->xstats_sync);
-		ring->doorbells++;
+		ring->xstats.doorbells++;
 		u64_stats_update_end(&ring->xstats_sync);
 	}
 	return NETDEV_TX_OK;
@@ -413,7 +413,7 @@ void cxb_mlx4_tx_ring_drain(struct cxb_tx_ring *ring)
 		ring->cons += cxb_tx_free_wqe(ring, ring->cons, 0, &bytes);
 	}
 	u64_stats_update_begin(&ring->xstats_sync);
-	ring->dropped += pkts;
+	ring->xstats.dropped += pkts;
 	u64_stats_update_end(&ring->xstats_sync);
 	if (ring->txq)
 		netdev_tx_reset_queue(ring->txq);

@@ -106,7 +106,7 @@ static u32 cxb_mlx5_mpw_close(struct cxb_tx_ring *ring)
 		      MLX5_WQE_CTRL_CQ_UPDATE);
 	ring->last_wqe = prod;
 	ring->mpw.ds = 0;
-	ring->mpwqe_blks++;	/* the caller is in an xstats update */
+	ring->xstats.mpwqe_blks++;	/* the caller is in an xstats update */
 	return prod + n;
 }
 
@@ -165,7 +165,7 @@ static bool cxb_mlx5_mpw_add(struct cxb_tx_ring *ring, u32 prod,
 	ring->mpw_prod++;
 	ring->mpw.npkts++;
 	ring->mpw.bytes += len;
-	ring->mpwqe_pkts++;	/* the caller is in an xstats update */
+	ring->xstats.mpwqe_pkts++;	/* the caller is in an xstats update */
 	return true;
 }
 
@@ -301,16 +301,16 @@ netdev_tx_t cxb_mlx5_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	}
 	if (send_db) {
 		cxb_mlx5_tx_doorbell(ring);
-		ring->doorbells++;
+		ring->xstats.doorbells++;
 		WRITE_ONCE(ring->prod_bell, ring->prod);
-		ring->doorbell_on_stop += xmit_more;
+		ring->xstats.doorbell_on_stop += xmit_more;
 	} else {
-		ring->xmit_more += xmit_more;
+		ring->xstats.xmit_more += xmit_more;
 	}
-	ring->packets++;
-	ring->bytes += len;
-	ring->inlined += inl;
-	ring->queue_stopped += stopped;
+	ring->xstats.packets++;
+	ring->xstats.bytes += len;
+	ring->xstats.inlined += inl;
+	ring->xstats.queue_stopped += stopped;
 	u64_stats_update_end(&ring->xstats_sync);
 
 	if (unlikely(stopped))
@@ -319,7 +319,7 @@ netdev_tx_t cxb_mlx5_start_xmit(struct sk_buff *skb, struct net_device *dev)
 
 drop:
 	dev_kfree_skb_any(skb);
-	ring->dropped++;
+	ring->xstats.dropped++;
 	/* A dropped packet may end a burst: close the session and announce
 	 * what is already posted.
 	 */
@@ -332,7 +332,7 @@ drop:
 	if (!xmit_more && pub != READ_ONCE(ring->prod_bell)) {
 		cxb_mlx5_tx_doorbell(ring);
 		WRITE_ONCE(ring->prod_bell, pub);
-		ring->doorbells++;
+		ring->xstats.doorbells++;
 	}
 	u64_stats_update_end(&ring->xstats_sync);
 	return NETDEV_TX_OK;
@@ -491,7 +491,7 @@ void cxb_mlx5_tx_ring_drain(struct cxb_tx_ring *ring)
 		ring->cons += cxb_mlx5_free_wqe(ring, ring->cons, 0, &pkts,
 						&bytes);
 	u64_stats_update_begin(&ring->xstats_sync);
-	ring->dropped += pkts;
+	ring->xstats.dropped += pkts;
 	u64_stats_update_end(&ring->xstats_sync);
 	if (ring->txq)
 		netdev_tx_reset_queue(ring->txq);

@@ -20,8 +20,13 @@ static_assert(offsetof(struct cxb_tx_ring, prod) -
 	      offsetof(struct cxb_tx_ring, cons) <= SMP_CACHE_BYTES);
 static_assert(offsetof(struct cxb_tx_ring, xstats_sync) -
 	      offsetof(struct cxb_tx_ring, prod) <= SMP_CACHE_BYTES);
-static_assert(offsetof(struct cxb_tx_ring, buf) -
+/* xmit's per-packet and per-burst counters on its first two lines, the
+ * rare ones (drops, flushes, stall kicks) after them.
+ */
+static_assert(offsetof(struct cxb_tx_ring, xstats.dropped) -
 	      offsetof(struct cxb_tx_ring, prod) <= 2 * SMP_CACHE_BYTES);
+static_assert(offsetof(struct cxb_tx_ring, buf) -
+	      offsetof(struct cxb_tx_ring, prod) <= 3 * SMP_CACHE_BYTES);
 static_assert(offsetof(struct cxb_tx_ring, dma_mask) -
 	      offsetof(struct cxb_tx_ring, buf) <= SMP_CACHE_BYTES);
 
@@ -96,7 +101,7 @@ void cxb_tx_flush_deferred(struct cxb_tx_ring *ring)
 	 * tx_doorbell_by_completion (and tx_doorbells).
 	 */
 	u64_stats_update_begin(&ring->xstats_sync);
-	ring->doorbell_flushed++;
+	ring->xstats.doorbell_flushed++;
 	u64_stats_update_end(&ring->xstats_sync);
 }
 
@@ -122,8 +127,8 @@ bool cxb_tx_kick_stalled(struct cxb_tx_ring *ring)
 	cxb_tx_ring_doorbell(ring);
 	WRITE_ONCE(ring->prod_bell, ring->prod);
 	u64_stats_update_begin(&ring->xstats_sync);
-	ring->doorbells++;
-	ring->doorbell_kick++;
+	ring->xstats.doorbells++;
+	ring->xstats.doorbell_kick++;
 	u64_stats_update_end(&ring->xstats_sync);
 	return true;
 }
@@ -149,7 +154,7 @@ bool cxb_tx_retry_doorbell(struct cxb_tx_ring *ring, int budget)
 static bool cxb_tx_fault(struct cxb_tx_ring *ring, bool napi)
 {
 	u64_stats_update_begin(&ring->cstats_sync);
-	ring->err_cqes++;
+	ring->cstats.err_cqe++;
 	u64_stats_update_end(&ring->cstats_sync);
 	if (ring->err_seen || !napi)
 		return false;

@@ -89,7 +89,7 @@ static inline void cxb_tx_drop(struct cxb_tx_ring *ring, struct sk_buff *skb)
 {
 	dev_kfree_skb_any(skb);
 	u64_stats_update_begin(&ring->xstats_sync);
-	ring->dropped++;
+	ring->xstats.dropped++;
 	u64_stats_update_end(&ring->xstats_sync);
 }
 
@@ -171,7 +171,7 @@ static __always_inline bool cxb_tx_defer_doorbell(struct cxb_tx_ring *ring)
 	u32 bell = READ_ONCE(ring->prod_bell);
 
 	if (ring->prod - bell >= ring->db_limit) {
-		ring->doorbell_forced++;
+		ring->xstats.doorbell_forced++;
 		return false;
 	}
 	/* The WQE's owner bit before the flag the completion side reads. */
@@ -179,7 +179,7 @@ static __always_inline bool cxb_tx_defer_doorbell(struct cxb_tx_ring *ring)
 	/* Flag before cons: pairs with the smp_mb() in cxb_tx_complete(). */
 	smp_mb();
 	if ((s32)(bell - READ_ONCE(ring->cons)) > 0) {
-		ring->doorbell_deferred++;
+		ring->xstats.doorbell_deferred++;
 		return true;
 	}
 	WRITE_ONCE(ring->db_pending, false);
@@ -252,7 +252,7 @@ cxb_tx_completion_doorbell(struct cxb_tx_ring *ring, int budget,
 count:
 	/* Reported within tx_doorbells too (cxb_get_tx_stats()). */
 	u64_stats_update_begin(&ring->cstats_sync);
-	ring->doorbell_by_completion++;
+	ring->cstats.doorbell_by_completion++;
 	u64_stats_update_end(&ring->cstats_sync);
 	return true;
 }
@@ -272,7 +272,7 @@ cxb_tx_complete_finish(struct cxb_tx_ring *ring, struct cxb_cq *cq, u32 ci,
 	*cq->db_rec = ci_rec;
 
 	u64_stats_update_begin(&ring->cstats_sync);
-	ring->cqes += ncqe;
+	ring->cstats.cqes += ncqe;
 	u64_stats_update_end(&ring->cstats_sync);
 
 	/* xmit reads cons without the queue lock: publish it last. */
@@ -293,7 +293,7 @@ cxb_tx_complete_finish(struct cxb_tx_ring *ring, struct cxb_cq *cq, u32 ci,
 		 */
 		netif_schedule_queue(ring->txq);
 		u64_stats_update_begin(&ring->cstats_sync);
-		ring->wake_queue++;
+		ring->cstats.wake_queue++;
 		u64_stats_update_end(&ring->cstats_sync);
 	}
 	/* Only a poll that completed something rings a deferred doorbell
