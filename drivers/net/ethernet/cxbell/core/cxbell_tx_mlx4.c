@@ -242,9 +242,8 @@ netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	} else {
 		op_own = cpu_to_be32(MLX4_OPCODE_SEND |
 				     cxb_mlx4_owner(prod, ring->size));
-		ctrl->qpn_vlan.vlan_tag = 0;
-		ctrl->qpn_vlan.ins_vlan = 0;
-		ctrl->qpn_vlan.fence_size = ds;
+		/* vlan_tag, ins_vlan 0 and fence_size DS in one store */
+		ctrl->qpn_vlan.bf_qpn = cpu_to_be32(ds);
 	}
 
 	/* Segments before ownership: the device may look at it any time. */
@@ -276,12 +275,15 @@ netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	}
 	ring->xstats.packets++;
 	ring->xstats.bytes += info->nr_bytes;
-	ring->xstats.inlined += inl;
-	ring->xstats.queue_stopped += stopped;
-	u64_stats_update_end(&ring->xstats_sync);
-
-	if (unlikely(stopped))
+	if (inl)
+		ring->xstats.inlined++;
+	if (unlikely(stopped)) {
+		ring->xstats.queue_stopped++;
+		u64_stats_update_end(&ring->xstats_sync);
 		cxb_tx_stop_recheck(ring);
+		return NETDEV_TX_OK;
+	}
+	u64_stats_update_end(&ring->xstats_sync);
 	return NETDEV_TX_OK;
 
 drop:

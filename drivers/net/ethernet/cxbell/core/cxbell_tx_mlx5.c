@@ -309,12 +309,15 @@ netdev_tx_t cxb_mlx5_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	}
 	ring->xstats.packets++;
 	ring->xstats.bytes += len;
-	ring->xstats.inlined += inl;
-	ring->xstats.queue_stopped += stopped;
-	u64_stats_update_end(&ring->xstats_sync);
-
-	if (unlikely(stopped))
+	if (inl)
+		ring->xstats.inlined++;
+	if (unlikely(stopped)) {
+		ring->xstats.queue_stopped++;
+		u64_stats_update_end(&ring->xstats_sync);
 		cxb_tx_stop_recheck(ring);
+		return NETDEV_TX_OK;
+	}
+	u64_stats_update_end(&ring->xstats_sync);
 	return NETDEV_TX_OK;
 
 drop:

@@ -136,7 +136,6 @@ cxb_tx_map(struct cxb_tx_ring *ring, struct sk_buff *skb,
 		cxb_tx_set_data_seg(dseg + i, dma, len, ring->lkey);
 		mapped++;
 	}
-	info->map0_len = 0;
 	if (headlen) {
 		dma = cxb_dma_map_linear(ring->dma_dev, skb->data, headlen);
 		if (unlikely(dma_mapping_error(ring->dma_dev, dma)))
@@ -144,6 +143,8 @@ cxb_tx_map(struct cxb_tx_ring *ring, struct sk_buff *skb,
 		info->map0_addr = dma;
 		info->map0_len = headlen;
 		cxb_tx_set_data_seg(dseg - 1, dma, headlen, ring->lkey);
+	} else {
+		info->map0_len = 0;
 	}
 	info->nr_frags = nr_frags;
 	return true;
