@@ -11,13 +11,15 @@
 #     first at 61, the second needs the wrap NOP at 63 and goes to index 0
 #     of the next lap, and its first DMA map fails (sim
 #     fault/dma_map_fail_nth 5: the first packet maps 4 buffers); the
-#     drop ends the burst and rings for the first. Then three 1-TXBB
-#     packets: at 63, 0, 1. Nothing of the dropped packet may be left
-#     owned in the ring:
+#     drop ends the burst: the first packet, sent with more to follow,
+#     asked for no CQE, so the drop posts a one-TXBB NOP at 63 that asks
+#     for one (cxbell.rst, "One CQE per doorbell") and rings for both.
+#     Then three 1-TXBB packets: at 0, 1, 2. Nothing of the dropped
+#     packet may be left owned in the ring:
 #       sent == 61 + 2 + 3, tx_dropped == 1, sim dma_map_failed == 1
 #       tx_packets == sim tx_frames == peer rx_packets == 65
-#       sim violations == 0, stranded == 0, nop_wqes == 0 (the packet
-#       at 63 fits: no pad), and the doorbell identity of doorbell.sh
+#       sim violations == 0, stranded == 0, nop_wqes == 1,
+#       wqes_fetched == 66, and the doorbell identity of doorbell.sh
 #       with the drop's doorbell (cxbell.rst: counted in tx_doorbells):
 #       tx_packets + 1 == (tx_doorbells - tx_doorbell_by_completion)
 #                     + tx_blueflame + tx_xmit_more + tx_doorbell_deferred
@@ -137,8 +139,10 @@ wrap_nop_map_fail()
 	eq "$(pair_d s0_tx_frames)" 65 "sim tx_frames" || rc=1
 	eq "$(pair_d r_rx_packets)" 65 "peer rx_packets" || rc=1
 	pair_sim_zero violations stranded bf_ineligible bf_mismatch || rc=1
-	eq "$(pair_d s0_nop_wqes)" 0 "sim nop_wqes" || rc=1
-	# The drop that ended the burst rang once, for the packet before it.
+	eq "$(pair_d s0_nop_wqes)" 1 "sim nop_wqes" || rc=1
+	eq "$(pair_d s0_wqes_fetched)" 66 "sim wqes_fetched" || rc=1
+	# The drop that ended the burst rang once, for the packet before it
+	# and the NOP.
 	eq $(($(pair_d d_tx_packets) + 1)) $(($(pair_d d_tx_doorbells) -
 		$(pair_d d_tx_doorbell_by_completion) + $(pair_d d_tx_blueflame) +
 		$(pair_d d_tx_xmit_more) + $(pair_d d_tx_doorbell_deferred))) \

@@ -221,6 +221,11 @@ struct cxb_tx_ring {
 	u32 prod ____cacheline_aligned_in_smp;
 	u32 dma_prod;
 	u32 prod_bell;			/* prod when the device last heard */
+	/* cx3: prod after the last WQE that asks for a CQE, and after the
+	 * last such WQE the device heard of (cxb_tx_sig_bell())
+	 */
+	u32 prod_sig;
+	u32 sig_bell;
 	u32 bf_offset;			/* BlueFlame buffer to use next */
 	bool db_pending;		/* a doorbell was deferred (opt bit 0) */
 	/* Copies of the netdev settings, written under RTNL */
@@ -228,7 +233,6 @@ struct cxb_tx_ring {
 	bool bf_on;
 	u8 gen;				/* enum cxb_gen, read-only */
 	u32 inline_max;			/* tx-copybreak, 0: never inline */
-	u32 db_limit;			/* TXBBs doorbell avoidance may defer */
 	struct u64_stats_sync xstats_sync;
 	struct cxb_tx_xstats xstats;
 
@@ -247,6 +251,7 @@ struct cxb_tx_ring {
 	/* Read-mostly, for fragments, BlueFlame and the device model */
 	u32 dma_mask;			/* DMA FIFO entries - 1 */
 	u32 bf_size;			/* bytes of one BlueFlame buffer */
+	u32 db_limit;			/* TXBBs doorbell avoidance may defer */
 	void __iomem *bf_reg;		/* NULL: no BlueFlame */
 	struct cxb_adev *cadev;
 

@@ -33,16 +33,17 @@ static void cxb_tx_bf_post(struct cxb_tx_ring *ring, const void *wqe,
 	cxb_mmio_notify(ring->cadev, reg, bytes);
 }
 
-/* Fill the @nr_txbb TXBBs from @prod to the ring end with one-TXBB NOP
- * WQEs that ask for no completion, nor an error completion (NEC: mlx4_ib
- * set it on its NOPs, for firmware 2.2.232 and later,
- * MLX4_FW_VER_WQE_CTRL_NEC); the completion of the next real WQE frees
- * them. One TXBB each, so that every TXBB's first dword is an owner
+/* Fill the @nr_txbb TXBBs from @prod with one-TXBB NOP WQEs that ask for
+ * no error completion (NEC: mlx4_ib set it on its NOPs, for firmware
+ * 2.2.232 and later, MLX4_FW_VER_WQE_CTRL_NEC), and for a completion
+ * only if @srcrb has CQ_UPDATE; the completion of a later WQE frees the
+ * others. One TXBB each, so that every TXBB's first dword is an owner
  * written last: a NOP of several TXBBs would leave stale blocks inside
  * it. Its body is what mlx4_ib's post_nop_wqe() wrote: one inline segment
  * header over the rest of the TXBB.
  */
-static void cxb_tx_post_nop(struct cxb_tx_ring *ring, u32 prod, u32 nr_txbb)
+static void cxb_tx_post_nop(struct cxb_tx_ring *ring, u32 prod, u32 nr_txbb,
+			    __be32 srcrb)
 {
 	u32 ds = CXB_MLX4_TXBB_SIZE / CXB_MLX4_DS_SIZE;
 	u32 end = prod + nr_txbb;
@@ -63,7 +64,7 @@ static void cxb_tx_post_nop(struct cxb_tx_ring *ring, u32 prod, u32 nr_txbb)
 		ctrl->qpn_vlan.vlan_tag = 0;
 		ctrl->qpn_vlan.ins_vlan = 0;
 		ctrl->qpn_vlan.fence_size = ds;
-		ctrl->srcrb_flags = 0;
+		ctrl->srcrb_flags = srcrb;
 		ctrl->imm = 0;
 		inl->byte_count = cxb_mlx4_inline_bc(CXB_MLX4_INLINE_FIRST_MAX);
 		dma_wmb();
@@ -117,10 +118,37 @@ static void cxb_tx_write_inline(struct mlx4_wqe_ctrl_seg *ctrl,
 static __always_inline bool cxb_tx_may_defer(const struct cxb_tx_ring *ring,
 					     u32 end)
 {
-	u32 bell = READ_ONCE(ring->prod_bell);
+	return end - READ_ONCE(ring->prod_bell) < ring->db_limit &&
+	       (s32)(cxb_tx_sig_bell(ring, CXB_GEN_CX3) -
+		     READ_ONCE(ring->cons)) > 0;
+}
 
-	return end - bell < ring->db_limit &&
-	       (s32)(bell - READ_ONCE(ring->cons)) > 0;
+/* A burst ended on a packet that was dropped: what it posted must still
+ * end on a WQE that asks for a CQE (else none would come for it, and BQL
+ * would wait for its bytes forever), so post a NOP that does, and ring
+ * for it all (mlx5e, en_tx.c mlx5e_tx_flush(), does the same).
+ */
+static void cxb_mlx4_tx_end_burst(struct cxb_tx_ring *ring)
+{
+	u32 prod = ring->prod;
+
+	if (prod != ring->prod_sig) {
+		cxb_tx_post_nop(ring, prod, 1,
+				cpu_to_be32(MLX4_WQE_CTRL_CQ_UPDATE));
+		prod++;
+		/* as in xmit: the NOP owned before prod, prod before prod_sig */
+		smp_store_release(&ring->prod, prod);
+		/* see above */
+		smp_store_release(&ring->prod_sig, prod);
+	}
+	if (prod == READ_ONCE(ring->prod_bell))
+		return;
+	cxb_mlx4_tx_doorbell(ring);
+	WRITE_ONCE(ring->prod_bell, prod);
+	WRITE_ONCE(ring->sig_bell, prod);
+	u64_stats_update_begin(&ring->xstats_sync);
+	ring->xstats.doorbells++;
+	u64_stats_update_end(&ring->xstats_sync);
 }
 
 netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
@@ -130,7 +158,7 @@ netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	u32 nr_frags = skb_shinfo(skb)->nr_frags;
 	u32 headlen = skb_headlen(skb);
 	struct mlx4_wqe_ctrl_seg *ctrl;
-	bool xmit_more, send_db, bf;
+	bool xmit_more, send_db, bf, sig;
 	u32 ds, nr_txbb, idx, prod, pad;
 	struct cxb_tx_ring *ring;
 	struct cxb_tx_info *info;
@@ -190,19 +218,12 @@ netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	}
 	/* The WQE will be posted: now the pad may be handed over. */
 	if (unlikely(pad)) {
-		cxb_tx_post_nop(ring, prod, pad);
+		cxb_tx_post_nop(ring, prod, pad, 0);
 		prod += pad;
 	}
 	info->skb = skb;
 	info->nr_txbb = nr_txbb;
 	info->nr_bytes = skb->len;
-
-	srcrb = cpu_to_be32(MLX4_WQE_CTRL_CQ_UPDATE);
-	if (likely(skb->ip_summed == CHECKSUM_PARTIAL))
-		srcrb |= cpu_to_be32(MLX4_WQE_CTRL_IP_CSUM |
-				     MLX4_WQE_CTRL_TCP_UDP_CSUM);
-	ctrl->srcrb_flags = srcrb;
-	ctrl->imm = 0;
 
 	/* Stop before the next packet could find no room. */
 	if (unlikely(cxb_tx_free(ring, prod + nr_txbb, READ_ONCE(ring->cons)) <
@@ -215,6 +236,18 @@ netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	xmit_more = netdev_xmit_more();
 	send_db = __netdev_tx_sent_queue(ring->txq, info->nr_bytes, xmit_more);
 
+	/* A CQE only for the WQE that rings (as mlx5e asks one per doorbell):
+	 * it completes every WQE before it. And at least one per quarter
+	 * ring, so that a long burst frees its first skbs early.
+	 */
+	sig = send_db || prod + nr_txbb - ring->prod_sig >= ring->size / 4;
+	srcrb = sig ? cpu_to_be32(MLX4_WQE_CTRL_CQ_UPDATE) : 0;
+	if (likely(skb->ip_summed == CHECKSUM_PARTIAL))
+		srcrb |= cpu_to_be32(MLX4_WQE_CTRL_IP_CSUM |
+				     MLX4_WQE_CTRL_TCP_UDP_CSUM);
+	ctrl->srcrb_flags = srcrb;
+	ctrl->imm = 0;
+
 	skb_tx_timestamp(skb);
 
 	/* BlueFlame carries this WQE only if it is the one ringing, and it
@@ -225,11 +258,11 @@ netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	/* Nor if doorbell avoidance will defer it: a plain doorbell would
 	 * announce it later, and mlx4_en (en_tx.c) never leaves a WQE in
 	 * that layout without its BlueFlame write. With BlueFlame on, all
-	 * else that moves prod_bell holds this queue's xmit lock, and cons
-	 * only closes on prod_bell: a doorbell found due here is still due
-	 * when cxb_tx_defer_doorbell() decides, below. The converse does
-	 * not hold (a completion may come in between): then the plain
-	 * layout gets a plain doorbell.
+	 * else that moves prod_bell and sig_bell holds this queue's xmit
+	 * lock, and cons only closes on sig_bell: a doorbell found due here
+	 * is still due when cxb_tx_defer_doorbell() decides, below. The
+	 * converse does not hold (a completion may come in between): then
+	 * the plain layout gets a plain doorbell.
 	 */
 	if (bf && unlikely(ring->db_opt & CXB_DB_OPT_AVOID) &&
 	    cxb_tx_may_defer(ring, prod + nr_txbb))
@@ -253,10 +286,13 @@ netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	 * must find every WQE below it owned by the device.
 	 */
 	smp_store_release(&ring->prod, prod + nr_txbb);
+	if (sig)
+		/* after prod: who reads prod_sig, then prod, has sig <= prod */
+		smp_store_release(&ring->prod_sig, prod + nr_txbb);
 
 	u64_stats_update_begin(&ring->xstats_sync);
 	if (send_db && unlikely(ring->db_opt & CXB_DB_OPT_AVOID) &&
-	    cxb_tx_defer_doorbell(ring)) {
+	    cxb_tx_defer_doorbell(ring, CXB_GEN_CX3)) {
 		send_db = false;
 		xmit_more = false;	/* counted as deferred */
 	}
@@ -269,6 +305,7 @@ netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
 			ring->xstats.doorbells++;
 		}
 		WRITE_ONCE(ring->prod_bell, ring->prod);
+		WRITE_ONCE(ring->sig_bell, ring->prod);
 		ring->xstats.doorbell_on_stop += xmit_more;
 	} else {
 		ring->xstats.xmit_more += xmit_more;
@@ -288,16 +325,8 @@ netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
 
 drop:
 	cxb_tx_drop(ring, skb);
-	/* A dropped packet may end a burst whose doorbell was deferred:
-	 * announce what is already posted.
-	 */
-	if (!netdev_xmit_more() && ring->prod != READ_ONCE(ring->prod_bell)) {
-		cxb_mlx4_tx_doorbell(ring);
-		WRITE_ONCE(ring->prod_bell, ring->prod);
-		u64_stats_update_begin(&ring->xstats_sync);
-		ring->xstats.doorbells++;
-		u64_stats_update_end(&ring->xstats_sync);
-	}
+	if (!netdev_xmit_more())
+		cxb_mlx4_tx_end_burst(ring);
 	return NETDEV_TX_OK;
 }
 

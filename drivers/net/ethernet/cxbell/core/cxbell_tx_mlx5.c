@@ -295,7 +295,7 @@ netdev_tx_t cxb_mlx5_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	smp_store_release(&ring->prod, pub);
 
 	if (send_db && unlikely(ring->db_opt & CXB_DB_OPT_AVOID) &&
-	    cxb_tx_defer_doorbell(ring)) {
+	    cxb_tx_defer_doorbell(ring, CXB_GEN_CX5)) {
 		send_db = false;
 		xmit_more = false;	/* counted as deferred */
 	}

@@ -43,6 +43,8 @@ void cxb_tx_ring_init(struct cxb_tx_ring *ring)
 	ring->prod = 0;
 	ring->cons = 0;
 	ring->prod_bell = 0;
+	ring->prod_sig = 0;
+	ring->sig_bell = 0;
 	ring->db_pending = false;
 	ring->bf_offset = 0;
 	ring->dma_prod = 0;
@@ -126,6 +128,7 @@ bool cxb_tx_kick_stalled(struct cxb_tx_ring *ring)
 	WRITE_ONCE(ring->db_pending, false);
 	cxb_tx_ring_doorbell(ring);
 	WRITE_ONCE(ring->prod_bell, ring->prod);
+	WRITE_ONCE(ring->sig_bell, ring->prod_sig);
 	u64_stats_update_begin(&ring->xstats_sync);
 	ring->xstats.doorbells++;
 	ring->xstats.doorbell_kick++;

@@ -155,6 +155,21 @@ err_unmap:
 	return false;
 }
 
+/* prod after the last WQE the device heard of that asks for a CQE: while
+ * cons is below it, a completion is on its way. A cx3 send queue asks a
+ * CQE only of the WQE that rings the doorbell (cxb_mlx4_start_xmit());
+ * cx5 of every WQE, so there it is prod_bell. A ringer that announces up
+ * to prod sets it to prod_sig read before prod (it may lag, which only
+ * costs a deferral, never claims a CQE that will not come).
+ */
+static __always_inline u32 cxb_tx_sig_bell(const struct cxb_tx_ring *ring,
+					   const enum cxb_gen gen)
+{
+	if (gen == CXB_GEN_CX5)
+		return READ_ONCE(ring->prod_bell);
+	return READ_ONCE(ring->sig_bell);
+}
+
 /* Doorbell avoidance (doorbell_opt bit 0): called when a doorbell is due,
  * after the WQE was handed over. Returns true if it may be skipped because
  * a completion is on its way and the completion handler will ring it.
@@ -167,11 +182,10 @@ err_unmap:
  * cannot have it (taken, or netpoll), the completion side keeps the duty:
  * db_pending stays set and db_retry makes a later poll ring it, CQE or not.
  */
-static __always_inline bool cxb_tx_defer_doorbell(struct cxb_tx_ring *ring)
+static __always_inline bool cxb_tx_defer_doorbell(struct cxb_tx_ring *ring,
+						  const enum cxb_gen gen)
 {
-	u32 bell = READ_ONCE(ring->prod_bell);
-
-	if (ring->prod - bell >= ring->db_limit) {
+	if (ring->prod - READ_ONCE(ring->prod_bell) >= ring->db_limit) {
 		ring->xstats.doorbell_forced++;
 		return false;
 	}
@@ -179,7 +193,7 @@ static __always_inline bool cxb_tx_defer_doorbell(struct cxb_tx_ring *ring)
 	smp_store_release(&ring->db_pending, true);
 	/* Flag before cons: pairs with the smp_mb() in cxb_tx_complete(). */
 	smp_mb();
-	if ((s32)(bell - READ_ONCE(ring->cons)) > 0) {
+	if ((s32)(cxb_tx_sig_bell(ring, gen) - READ_ONCE(ring->cons)) > 0) {
 		ring->xstats.doorbell_deferred++;
 		return true;
 	}
@@ -195,6 +209,8 @@ cxb_tx_ring_deferred_locked(struct cxb_tx_ring *ring, const enum cxb_gen gen)
 		return false;
 	cxb_tx_doorbell(ring, gen);
 	WRITE_ONCE(ring->prod_bell, ring->prod);
+	if (gen != CXB_GEN_CX5)
+		WRITE_ONCE(ring->sig_bell, ring->prod_sig);
 	return true;
 }
 
@@ -206,7 +222,7 @@ static __always_inline bool
 cxb_tx_completion_doorbell(struct cxb_tx_ring *ring, int budget,
 			   const enum cxb_gen gen)
 {
-	u32 bell, prod;
+	u32 bell, prod, sig = 0;
 	bool rang;
 
 	if (!READ_ONCE(ring->db_pending))
@@ -237,6 +253,9 @@ cxb_tx_completion_doorbell(struct cxb_tx_ring *ring, int budget,
 	if (!xchg(&ring->db_pending, false))
 		return true;
 	bell = READ_ONCE(ring->prod_bell);
+	if (gen != CXB_GEN_CX5)
+		/* before prod (xmit publishes it after prod): sig <= prod */
+		sig = smp_load_acquire(&ring->prod_sig);
 	/* Pairs with the release in xmit: WQEs below prod are owned. */
 	prod = smp_load_acquire(&ring->prod);
 	if (bell == prod)
@@ -250,6 +269,8 @@ cxb_tx_completion_doorbell(struct cxb_tx_ring *ring, int budget,
 	else if (cmpxchg(&ring->prod_bell, bell, prod) != bell)
 		return true;
 	cxb_tx_doorbell(ring, gen);
+	if (gen != CXB_GEN_CX5)
+		WRITE_ONCE(ring->sig_bell, sig);
 count:
 	/* Reported within tx_doorbells too (cxb_get_tx_stats()). */
 	u64_stats_update_begin(&ring->cstats_sync);
