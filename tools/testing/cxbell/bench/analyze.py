@@ -658,6 +658,23 @@ def analyze(outdir):
             tg.append(("cxbell cx3 doorbell driver cost below e1000e's at every burst",
                        not worse, "every burst below" if not worse else
                        "not below at burst " + ", ".join(worse)))
+    # mlx5e's per-packet cost for the same pktgen run (burst 32), from
+    # "net/mlx5e: Enhanced TX MPWQE for SKBs": 421 insn/pkt, 329 with
+    # MPWQE. The goal: the whole path (driver + this run's dummy floor)
+    # 10 % below it, i.e. driver cost <= 0.9 x figure - a 67-insn floor.
+    for row, ref, lim in (("cx3-db", 421, 312), ("cx5-mpwqe", 329, 232)):
+        d = get(row, 32, "driver_insn_pkt")
+        fl = get("dummy", 32, "path_insn_pkt")
+        if d is not None:
+            tg.append((f"{row} driver cost <= {lim} insn/pkt at burst 32 "
+                       f"(whole path about 10% below mlx5e's {ref})",
+                       d <= lim, f"{d:.0f} insn/pkt" +
+                       (f", whole path {d + fl:.0f} (floor {fl:.0f})"
+                        if fl is not None else "")))
+    d1, e1 = get("cx3-db", 1, "driver_insn_pkt"), get("e1000e", 1, "driver_insn_pkt")
+    if d1 is not None and e1 is not None:
+        tg.append(("cx3-db at burst 1 (default moderation) below e1000e",
+                   d1 < e1, f"{d1:.0f} vs {e1:.0f} insn/pkt"))
     o1, o32 = get("cx3-db-opt1", 1, "driver_insn_pkt"), get("cx3-db-opt1", 32, "driver_insn_pkt")
     if o1 is not None and o32 is not None:
         tg.append(("doorbell_opt 1 at burst 1 within 25% of burst 32",
