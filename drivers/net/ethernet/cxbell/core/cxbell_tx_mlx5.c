@@ -210,7 +210,7 @@ static bool cxb_mlx5_post_send(struct cxb_tx_ring *ring, u32 *pprod,
 		info->map0_len = 0;
 		info->nr_frags = 0;
 	} else if (unlikely(!cxb_tx_map(ring, skb, info, (void *)(eth + 1),
-					       headlen, nr_frags))) {
+					headlen, nr_frags))) {
 		return false;
 	}
 	memset(eth, 0, sizeof(*eth));
