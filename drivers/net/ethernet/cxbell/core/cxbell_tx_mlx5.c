@@ -51,7 +51,7 @@ static inline u8 cxb_mlx5_cs_flags(const struct sk_buff *skb)
 
 static void cxb_mlx5_ctrl(struct cxb_tx_ring *ring,
 			  struct mlx5_wqe_ctrl_seg *ctrl, u32 idx, u32 opcode,
-			  unsigned int ds, u8 fm_ce_se)
+			  unsigned int ds)
 {
 	ctrl->opmod_idx_opcode = cxb_mlx5_opmod_idx_opcode(idx, opcode);
 	/* doorbell_qpn is be32(qpn << 8), the upper part of qpn_ds */
@@ -59,7 +59,7 @@ static void cxb_mlx5_ctrl(struct cxb_tx_ring *ring,
 	ctrl->signature = 0;
 	ctrl->rsvd[0] = 0;
 	ctrl->rsvd[1] = 0;
-	ctrl->fm_ce_se = fm_ce_se;
+	ctrl->fm_ce_se = 0;	/* the doorbell asks the CQE */
 	ctrl->imm = 0;
 }
 
@@ -79,7 +79,7 @@ static u32 cxb_mlx5_post_nop(struct cxb_tx_ring *ring, u32 prod)
 	info->nr_bytes = 0;
 	info->mpw_pkts = 0;
 	cxb_mlx5_ctrl(ring, cxb_mlx5_wqe(ring, prod), prod, MLX5_OPCODE_NOP,
-		      n * CXB_MLX5_DS_PER_WQEBB, 0);
+		      n * CXB_MLX5_DS_PER_WQEBB);
 	return prod + n;
 }
 
@@ -102,8 +102,7 @@ static u32 cxb_mlx5_mpw_close(struct cxb_tx_ring *ring)
 	info->nr_bytes = ring->mpw.bytes;
 	info->mpw_pkts = ring->mpw.npkts;
 	cxb_mlx5_ctrl(ring, cxb_mlx5_wqe(ring, prod), prod,
-		      MLX5_OPCODE_ENHANCED_MPSW, ring->mpw.ds,
-		      MLX5_WQE_CTRL_CQ_UPDATE);
+		      MLX5_OPCODE_ENHANCED_MPSW, ring->mpw.ds);
 	ring->last_wqe = prod;
 	ring->mpw.ds = 0;
 	ring->xstats.mpwqe_blks++;	/* the caller is in an xstats update */
@@ -219,8 +218,7 @@ static bool cxb_mlx5_post_send(struct cxb_tx_ring *ring, u32 *pprod,
 	info->nr_txbb = n;
 	info->nr_bytes = skb->len;
 	info->mpw_pkts = 0;
-	cxb_mlx5_ctrl(ring, ctrl, prod, MLX5_OPCODE_SEND, ds,
-		      MLX5_WQE_CTRL_CQ_UPDATE);
+	cxb_mlx5_ctrl(ring, ctrl, prod, MLX5_OPCODE_SEND, ds);
 	ring->last_wqe = prod;
 	*pprod = prod + n;
 	return true;

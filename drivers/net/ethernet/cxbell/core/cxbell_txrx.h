@@ -43,13 +43,17 @@ cxb_mlx5_wqe(const struct cxb_tx_ring *ring, u32 idx)
 
 /* The mlx5 send doorbell of @ring: the producer counter to the record,
  * then the first 8 bytes of the last WQE's control segment to the UAR.
- * Called by xmit or with the queue's xmit lock held.
+ * That WQE, and only it, asks for a CQE: one completion per doorbell,
+ * freeing every WQE up to it (the send WQEs are posted without
+ * CQ_UPDATE). Called by xmit or with the queue's xmit lock held.
  */
 static __always_inline void cxb_mlx5_tx_doorbell(struct cxb_tx_ring *ring)
 {
 	void __iomem *reg = ring->db_reg + ring->db_offset;
-	const u64 *ctrl = cxb_mlx5_wqe(ring, ring->last_wqe);
+	struct mlx5_wqe_ctrl_seg *last = cxb_mlx5_wqe(ring, ring->last_wqe);
+	const u64 *ctrl = (const u64 *)last;
 
+	last->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
 	/* WQEs before the record the device reads */
 	dma_wmb();
 	*ring->db_rec = cpu_to_be32(ring->prod & CXB_MLX5_IDX_MASK);
@@ -157,10 +161,12 @@ err_unmap:
 
 /* prod after the last WQE the device heard of that asks for a CQE: while
  * cons is below it, a completion is on its way. A cx3 send queue asks a
- * CQE only of the WQE that rings the doorbell (cxb_mlx4_start_xmit());
- * cx5 of every WQE, so there it is prod_bell. A ringer that announces up
- * to prod sets it to prod_sig read before prod (it may lag, which only
- * costs a deferral, never claims a CQE that will not come).
+ * CQE only of the WQE that rings the doorbell (cxb_mlx4_start_xmit()),
+ * or of one every quarter ring; a ringer that announces up to prod sets
+ * it to prod_sig read before prod (it may lag, which only costs a
+ * deferral, never claims a CQE that will not come). cx5 asks it of the
+ * WQE every doorbell names (cxb_mlx5_tx_doorbell()): there it is
+ * prod_bell.
  */
 static __always_inline u32 cxb_tx_sig_bell(const struct cxb_tx_ring *ring,
 					   const enum cxb_gen gen)

@@ -41,7 +41,8 @@
  * MLX5_CQE_REQ) carries in wqe_counter the ring index of the WQE (modulo
  * 2^16); the driver frees every WQE up to and including that one. Only
  * WQEs with MLX5_WQE_CTRL_CQ_UPDATE in fm_ce_se get one, a multi-packet
- * WQE one for all its packets. The consumer index goes to the CQ doorbell
+ * WQE one for all its packets; cxbell asks it only of the WQE a doorbell
+ * names. The consumer index goes to the CQ doorbell
  * record, as for mlx4.
  */
 #ifndef _CXBELL_WQE_MLX5_H
