@@ -344,8 +344,10 @@ static void cxb_tx_stamp(struct cxb_tx_ring *ring, u32 cons, u32 nr_txbb)
 	}
 }
 
-static __always_inline u32 cxb_tx_free_wqe(struct cxb_tx_ring *ring, u32 cons,
-					   int budget, u32 *bytes)
+/* Free the WQE at @cons: returns its TXBBs, adds packets and bytes. */
+static __always_inline u32 cxb_mlx4_free_wqe(struct cxb_tx_ring *ring,
+					     u32 cons, int budget, u32 *pkts,
+					     u32 *bytes)
 {
 	struct cxb_tx_info *info = &ring->tx_info[cons & ring->size_mask];
 	u32 nr_txbb = info->nr_txbb;
@@ -358,6 +360,7 @@ static __always_inline u32 cxb_tx_free_wqe(struct cxb_tx_ring *ring, u32 cons,
 			cxb_tx_unmap_frags(ring, ring->dma_cons, info->nr_frags);
 			ring->dma_cons += info->nr_frags;
 		}
+		*pkts += 1;
 		*bytes += info->nr_bytes;
 		napi_consume_skb(info->skb, budget);
 		info->skb = NULL;
@@ -397,21 +400,10 @@ bool cxb_mlx4_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 				       err->vendor_err_syndrome, napi);
 		}
 
-		/* Free every WQE up to and including the completed one. */
-		for (;;) {
-			u16 left = wqe_index - (u16)cons;
-			u32 n;
-
-			if (ring->tx_info[cons & ring->size_mask].skb)
-				pkts++;
-			n = cxb_tx_free_wqe(ring, cons, budget, &bytes);
-			cons += n;
-			if (!left)
-				break;
-			/* wqe_index inside this WQE, or a slot never posted */
-			if (unlikely(left < n || !n))
-				goto bad;
-		}
+		if (unlikely(!cxb_tx_free_upto(ring, &cons, wqe_index, budget,
+					       &pkts, &bytes,
+					       cxb_mlx4_free_wqe)))
+			goto bad;
 		ci++;
 		ncqe++;
 		continue;
@@ -422,9 +414,6 @@ bad:
 		break;
 	}
 
-	if (!ncqe)
-		return likely(!READ_ONCE(ring->db_retry)) || !napi ||
-		       cxb_tx_retry_doorbell(ring, budget);
 	return cxb_tx_complete_finish(ring, cq, ci,
 				      cpu_to_be32(ci & CXB_MLX4_CI_MASK), ncqe,
 				      cons, pkts, bytes, budget, napi,
@@ -438,11 +427,9 @@ void cxb_mlx4_tx_ring_drain(struct cxb_tx_ring *ring)
 {
 	u32 bytes = 0, pkts = 0;
 
-	while (ring->cons != ring->prod) {
-		if (ring->tx_info[ring->cons & ring->size_mask].skb)
-			pkts++;
-		ring->cons += cxb_tx_free_wqe(ring, ring->cons, 0, &bytes);
-	}
+	while (ring->cons != ring->prod)
+		ring->cons += cxb_mlx4_free_wqe(ring, ring->cons, 0, &pkts,
+						&bytes);
 	u64_stats_update_begin(&ring->xstats_sync);
 	ring->xstats.dropped += pkts;
 	u64_stats_update_end(&ring->xstats_sync);

@@ -352,8 +352,9 @@ static void cxb_mlx5_unmap_frags(struct cxb_tx_ring *ring, u32 n)
 }
 
 /* Free the WQE at @cons: returns its WQEBBs, adds packets and bytes. */
-static u32 cxb_mlx5_free_wqe(struct cxb_tx_ring *ring, u32 cons, int budget,
-			     u32 *pkts, u32 *bytes)
+static __always_inline u32 cxb_mlx5_free_wqe(struct cxb_tx_ring *ring,
+					     u32 cons, int budget, u32 *pkts,
+					     u32 *bytes)
 {
 	struct cxb_tx_info *info = &ring->tx_info[cons & ring->size_mask];
 	u32 i;
@@ -422,19 +423,10 @@ bool cxb_mlx5_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 						 ch->idx, get_cqe_opcode(cqe));
 		}
 
-		/* Free every WQE up to and including the completed one. */
-		for (;;) {
-			u16 left = wqe_counter - (u16)cons;
-			u32 n = cxb_mlx5_free_wqe(ring, cons, budget, &pkts,
-						  &bytes);
-
-			cons += n;
-			if (!left)
-				break;
-			/* wqe_counter inside this WQE, or a slot never posted */
-			if (unlikely(left < n || !n))
-				goto bad;
-		}
+		if (unlikely(!cxb_tx_free_upto(ring, &cons, wqe_counter, budget,
+					       &pkts, &bytes,
+					       cxb_mlx5_free_wqe)))
+			goto bad;
 		ci++;
 		ncqe++;
 		continue;
@@ -445,9 +437,6 @@ bad:
 		break;
 	}
 
-	if (!ncqe)
-		return likely(!READ_ONCE(ring->db_retry)) || !napi ||
-		       cxb_tx_retry_doorbell(ring, budget);
 	return cxb_tx_complete_finish(ring, cq, ci,
 				      cpu_to_be32(ci & CXB_MLX5_CI_MASK),
 				      ncqe, cons, pkts, bytes, budget, napi,

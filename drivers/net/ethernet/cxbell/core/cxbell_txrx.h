@@ -285,17 +285,53 @@ count:
 	return true;
 }
 
+/* A send CQE names the ring index @idx (modulo 2^16): free every WQE from
+ * *@cons up to and including that one with the generation's @free_wqe
+ * (a constant at every caller, so it is inlined), which frees one WQE,
+ * adds its packets and bytes and returns its size in basic blocks.
+ * Returns false, with *@cons where the walk stopped, if @idx lies inside
+ * a WQE or the walk met a slot never posted.
+ */
+static __always_inline bool
+cxb_tx_free_upto(struct cxb_tx_ring *ring, u32 *cons, u16 idx, int budget,
+		 u32 *pkts, u32 *bytes,
+		 u32 (*free_wqe)(struct cxb_tx_ring *ring, u32 cons,
+				 int budget, u32 *pkts, u32 *bytes))
+{
+	u32 c = *cons;
+
+	for (;;) {
+		u16 left = idx - (u16)c;
+		u32 n = free_wqe(ring, c, budget, pkts, bytes);
+
+		c += n;
+		if (!left)
+			break;
+		if (unlikely(left < n || !n)) {
+			*cons = c;
+			return false;
+		}
+	}
+	*cons = c;
+	return true;
+}
+
 /* After a completion walk of either generation freed @pkts packets up to
  * @cons from @ncqe CQEs: record the CQ's consumer index (@ci, as the
  * device wants it in @ci_rec), publish cons, feed BQL, wake the queue and
- * ring what doorbell avoidance deferred. Returns true when all pending
- * completions were handled and no deferred doorbell is left for later.
+ * ring what doorbell avoidance deferred; with no CQE, only retry a
+ * deferred doorbell an earlier poll had to leave. Returns true when all
+ * pending completions were handled and no deferred doorbell is left for
+ * later.
  */
 static __always_inline bool
 cxb_tx_complete_finish(struct cxb_tx_ring *ring, struct cxb_cq *cq, u32 ci,
 		       __be32 ci_rec, u32 ncqe, u32 cons, u32 pkts, u32 bytes,
 		       int budget, bool napi, const enum cxb_gen gen)
 {
+	if (!ncqe)
+		return likely(!READ_ONCE(ring->db_retry)) || !napi ||
+		       cxb_tx_retry_doorbell(ring, budget);
 	cq->ci = ci;
 	*cq->db_rec = ci_rec;
 
