@@ -10,28 +10,54 @@ Per packet, on the reference host:
          + doorbells x DB_NS + BlueFlame posts x BF_NS
   Mpps = 1000 / max(cpu, PCIe in, PCIe out, wire)   (ns per packet each)
 
-PCIe "in" is host -> device (the seed's "inbound": MMIO writes and read
-completions), "out" device -> host (read requests, CQEs, MSI-X). Every
-constant and its source: MODEL.md next to this file.
+PCIe "in" is host -> device (the MPWQE patch's "inbound": MMIO writes
+and read completions), "out" device -> host (read requests, CQEs,
+MSI-X). Every constant and its source: MODEL.md next to this file.
+
+The published figures come from these netdev threads and patches
+(SOURCES; the comments below name them by their short names):
+  xmit_more thread  "pktgen: packet bursting via skb->xmit_more" (Alexei
+                    Starovoitov, with Eric Dumazet's replies and the mlx4
+                    xmit_more/inline v2 cover letter discussion)
+  MPWQE patch       "net/mlx5e: Enhanced TX MPWQE for SKBs" (Maxim
+                    Mikityanskiy)
+  XDP series        "mlx5 RX refactoring and XDP support" (Saeed
+                    Mahameed; RFC 11/11: XDP_TX doorbell batching)
+  auto doorbell RFC "[WIP] net+mlx4: auto doorbell" (Jesper Dangaard
+                    Brouer, Eric Dumazet)
 """
 import csv
 import os
 import sys
 
-# --- reference host (seed 001: Xeon E5-2680 v3, mlx5, pktgen 64 B, burst 32)
-IPC = 2.70         # seed 001: "Instructions per cycle: 2.70" (MPWQE off)
-CLOCK_GHZ = 2.65   # seed 001: 156 cycles/pkt x 16.96 Mpps = 2.65 GHz effective
-                   # (nominal 2.5 GHz; turbo); 421 insn / 2.70 / 2.65 = 16.96 Mpps
+# Source column of the validation table, by key
+SOURCES = {
+    "xmit_more": "pktgen: packet bursting via skb->xmit_more",
+    "inline": "pktgen: packet bursting via skb->xmit_more "
+              "(mlx4 v2 cover letter)",
+    "auto-db": "[WIP] net+mlx4: auto doorbell",
+    "mpwqe": "net/mlx5e: Enhanced TX MPWQE for SKBs",
+    "xdp": "mlx5 RX refactoring and XDP support (RFC 11/11)",
+}
+
+# --- reference host (MPWQE patch: Xeon E5-2680 v3, mlx5, pktgen 64 B,
+# burst 32)
+IPC = 2.70         # MPWQE patch: "Instructions per cycle: 2.70" (MPWQE off)
+CLOCK_GHZ = 2.65   # MPWQE patch: 156 cycles/pkt x 16.96 Mpps = 2.65 GHz
+                   # effective (nominal 2.5 GHz; turbo); 421 insn / 2.70 /
+                   # 2.65 = 16.96 Mpps
 # --- MMIO costs on the CPU, ns per write (see MODEL.md for the derivations)
-DB_NS = 69.0       # seed 000 ixgbe "usec 30": 1/9.2 - 1/13.6 Mpps = 35 ns/pkt
-                   # for half a tail write each -> <= ~70 ns per tail write (the
-                   # issue: <= ~69); seed 003 XDP_TX gives 72 ns, close
-BF_NS = 75.0       # ASSUMPTION: 64 B write-combining copy + sfence; seed 004's
-                   # 5.71 -> 9.99 Mpps saves 75 ns/pkt when mlx4 (BlueFlame on
-                   # by default) stops posting per packet. No direct public figure.
+DB_NS = 69.0       # xmit_more thread, ixgbe "usec 30": 1/9.2 - 1/13.6 Mpps =
+                   # 35 ns/pkt for half a tail write each -> <= ~70 ns per
+                   # tail write (rounded to <= ~69); the XDP series' XDP_TX
+                   # gives 72 ns, close
+BF_NS = 75.0       # ASSUMPTION: 64 B write-combining copy + sfence; the auto
+                   # doorbell RFC's 5.71 -> 9.99 Mpps saves 75 ns/pkt when mlx4
+                   # (BlueFlame on by default) stops posting per packet. No
+                   # direct public figure.
 TX_COAL_FRAMES = 16  # mlx4_en.h MLX4_EN_TX_COAL_PKTS (3.x/4.x kernels): real
                      # host TX completion moderation (host timing variant only)
-NAPI_BUDGET = 64   # NAPI_POLL_WEIGHT; seed 003 XDP_TX rings once per RX poll
+NAPI_BUDGET = 64   # NAPI_POLL_WEIGHT; XDP series: XDP_TX rings once per RX poll
 # --- PCIe (pcie-bench: Neugebauer et al., SIGCOMM 2018, and its pcie-model)
 PCIE_GTS, PCIE_ENC, PCIE_LANES = 8.0, 128 / 130, 8  # Gen3 x8 (ConnectX-3)
 PCIE_DLLP = 8 / 203 + 8 / 203 + 4 / 1538  # ACK + FC update DLLPs + SKIP
@@ -45,16 +71,17 @@ SIM_TLP_OVH = 24   # what the sim charges per TLP (Documentation/sim.rst)
 WIRE_GBPS = {"cx3": 40.0, "e1000e": 1.0}  # ConnectX-3 EN 40GbE; 82574 1GbE
 FCS, PRE_IFG = 4, 20  # 802.3: 4 B FCS; 7 preamble + 1 SFD + 12 IFG
 # --- pktgen+stack when the dummy floor is missing: a + c/burst fitted to the
-# issue's dummy reference (231 @1, 85 @8, 69 @32, 67 @64 guest insn/pkt)
+# dummy reference figures (analyze.py REFERENCE: 231 @1, 85 @8, 69 @32,
+# 67 @64 guest insn/pkt)
 FLOOR_A, FLOOR_C = 63.8, 167.2
-# --- MPWQE (seed 001; mlx5 enhanced MPWQE layout)
+# --- MPWQE (MPWQE patch; mlx5 enhanced MPWQE layout)
 MPWQE_HDR, MPWQE_DSEG = 32, 16  # shared ctrl+eth segment, 16 B per packet
-GEN2_X16_GBS = 5.0 * 0.8 * 16 / 8  # seed 001's Gen2 link, raw GB/s (x16 assumed)
-SEED_MPWQE_MPPS = 36.864  # seed 001: Gen2 fixed rate, Mpps
+GEN2_X16_GBS = 5.0 * 0.8 * 16 / 8  # its Gen2 link, raw GB/s (x16 assumed)
+REF_MPWQE_MPPS = 36.864  # MPWQE patch: Gen2 fixed rate, Mpps
 TXBB = 64
-# --- XDP (seed 003, same E5-2680 v3 host as seed 001): XDP fast drop,
-# one stream, 13.5 Mpps = 74 ns/pkt: the receive side of the XDP_TX path
-SEED_XDP_DROP_MPPS = 13.5
+# --- XDP (XDP series, same E5-2680 v3 host as the MPWQE patch): XDP fast
+# drop, one stream, 13.5 Mpps = 74 ns/pkt: the receive side of the XDP_TX path
+REF_XDP_DROP_MPPS = 13.5
 
 
 def num(rec, key, default=None):
@@ -201,14 +228,15 @@ def proj(records, row, burst, host=False):
     return project(r, pc)
 
 
-def verdict(model, seed):
+def verdict(model, pub):
     if model is None:
         return "pending"
-    return "met" if abs(model / seed - 1) <= 0.15 else "MISSED"
+    return "met" if abs(model / pub - 1) <= 0.15 else "MISSED"
 
 
-def off(model, seed):
-    return f"{(model / seed - 1) * 100:+.0f}% vs the seed, {verdict(model, seed)}"
+def off(model, pub):
+    return (f"{(model / pub - 1) * 100:+.0f}% vs the published ratio, "
+            f"{verdict(model, pub)}")
 
 
 def cell(x, missing):
@@ -234,7 +262,8 @@ def mpps_table(records, rows, bursts, host):
 
 
 def model_section(records):
-    """Markdown: projected Mpps per row x burst, and the seed validation."""
+    """Markdown: projected Mpps per row x burst, and the validation
+    against the published ratios (SOURCES)."""
     rows = [r for r in ("cx3-db", "cx3-bf", "cx3-db-opt1", "cx3-db-opt3",
                         "cx3-db-inline", "cx3-bf-inline", "e1000e")
             if any(x.get("row") == r for x in records)]
@@ -279,29 +308,32 @@ def model_section(records):
                   + ", ".join(f"{k} {v:.1f}" for k, v in parts)
                   + (f"; PCIe {p['pcie_in_B']:.0f} B in, {p['pcie_out_B']:.0f} "
                      "B out per packet." if p["pcie_in_B"] else "."))
-    md += ["\n### Model vs the seeds' published ratios\n",
-           "Met: model ratio within 15% of the seed's. Model = the formula "
-           "above on the measured rows; host timing = the variant.\n",
-           "| effect (seed) | seed: before -> after | seed ratio | model | "
-           "host timing / formula | verdict | why |", "|---|---|---:|---:|---:|---|---|"]
+    md += ["\n### Model vs published ratios\n",
+           "Met: model ratio within 15% of the published one. Model = the "
+           "formula above on the measured rows; host timing = the variant. "
+           "Sources: netdev threads and patches, by title.\n",
+           "| effect | source | published: before -> after | published ratio "
+           "| model | host timing / formula | verdict | why |",
+           "|---|---|---|---:|---:|---:|---|---|"]
     for name, src, before, after, m, h, why in validations(records, b):
-        seed = after / before
+        pub = after / before
         rm, mtxt = cell(m, "pending (row not measured yet)")
         rh, htxt = cell(h, "n/a")
-        v = verdict(rm, seed)
+        v = verdict(rm, pub)
         if v == "met":
             why = ""
         elif v == "pending" and not isinstance(m, str):
             why = "rows not measured yet"
         if rh is not None:
-            v += f"; host timing {verdict(rh, seed)}"
-        md.append(f"| {name} (seed {src}) | {before} -> {after} | {seed:.2f} "
-                  f"| {mtxt} | {htxt} | {v} | {why} |")
+            v += f"; host timing {verdict(rh, pub)}"
+        md.append(f"| {name} | {SOURCES[src]} | {before} -> {after} "
+                  f"| {pub:.2f} | {mtxt} | {htxt} | {v} | {why} |")
     return "\n".join(md) + "\n"
 
 
 def validations(records, b):
-    """(effect, seed file, before, after, model pair|str, host pair|str, why)"""
+    """(effect, SOURCES key, before, after, model pair|str, host pair|str,
+    why)"""
     def pair(r1, b1, r2, b2, host=False):
         p, q = proj(records, r1, b1, host), proj(records, r2, b2, host)
         return (p["mpps"], q["mpps"]) if p and q else None
@@ -310,7 +342,8 @@ def validations(records, b):
         return num(r, key, default) if r else default
     v = []
     xb = b or 32
-    v.append(("xmit_more, mlx4 burst 1 -> 16 (cx3-db burst 1 -> %d)" % xb, "000",
+    v.append(("xmit_more, mlx4 burst 1 -> 16 (cx3-db burst 1 -> %d)" % xb,
+              "xmit_more",
               5.0, 10.0, pair("cx3-db", 1, "cx3-db", xb),
               pair("cx3-db", 1, "cx3-db", xb, True),
               f"the sim completes each burst at once: at burst 1, "
@@ -318,7 +351,7 @@ def validations(records, b):
               f"{val('cx3-db', 1, 'irqs_pkt'):.2f} irqs per packet, each with 2 "
               "CQ arms; mlx4 moderates TX completions (16 frames), see host "
               "timing"))
-    v.append(("auto doorbell, burst 1 (cx3-db -> cx3-db-opt1)", "004",
+    v.append(("auto doorbell, burst 1 (cx3-db -> cx3-db-opt1)", "auto-db",
               5.71, 9.99, pair("cx3-db", 1, "cx3-db-opt1", 1),
               pair("cx3-db", 1, "cx3-db-opt1", 1, True),
               f"opt1 still rings {val('cx3-db-opt1', 1, 'doorbells_pkt'):.2f} "
@@ -327,7 +360,7 @@ def validations(records, b):
               "doorbell write, so no completion is ever outstanding; host "
               "timing rings once per poll"))
     dd = val("cx3-db-inline", 8, "driver_insn_pkt") - val("cx3-db", 8, "driver_insn_pkt")
-    v.append(("inline <= 104 B (cx3-db -> cx3-db-inline, burst 8)", "000",
+    v.append(("inline <= 104 B (cx3-db -> cx3-db-inline, burst 8)", "inline",
               14.9, 7.5, pair("cx3-db", 8, "cx3-db-inline", 8),
               pair("cx3-db", 8, "cx3-db-inline", 8, True),
               f"inline costs the driver {dd:+.0f} insn/pkt in the sim; mlx4's "
@@ -335,16 +368,16 @@ def validations(records, b):
               "two inline segments a 60 B frame needs and a 2-TXBB WQE; "
               "barriers are not in the model"))
     r = pick(records, "cx3-db", xb)
-    s0, s1 = (u * GEN2_X16_GBS / SEED_MPWQE_MPPS * 10 for u in (80.3, 59.0))
+    s0, s1 = (u * GEN2_X16_GBS / REF_MPWQE_MPPS * 10 for u in (80.3, 59.0))
     mp, why = "pending (row not measured yet)", "rows not measured yet"
     if r and pcie_bytes(r)[0]:
         pin, pm = pcie_bytes(r)[0], mpwqe_pcie_in(r)
         mp = f"pending; formula on cx3-db@{xb}: {pm / pin:.2f} ({pin:.0f} -> {pm:.0f} B)"
         why = (f"pending; formula {off(pm / pin, 59.0 / 80.3)}: it saves "
                f"{pin - pm:.0f} B/pkt (64 B TXBB read -> 16 B pointer + a "
-               f"share of the header), the seed {s0 - s1:.0f} B; e.g. if "
-               "mlx5's plain WQE inlines the 18 B L2 header, MPWQE reads it "
-               "back as data (the seed does not say)")
+               f"share of the header), the published figures {s0 - s1:.0f} "
+               "B; e.g. if mlx5's plain WQE inlines the 18 B L2 header, "
+               "MPWQE reads it back as data (the patch does not say)")
     c5, c5m = pick(records, "cx5", 32), pick(records, "cx5-mpwqe", 32)
     if c5 and c5m and pcie_bytes(c5)[0] and pcie_bytes(c5m)[0]:
         p0, p1 = pcie_bytes(c5)[0], pcie_bytes(c5m)[0]
@@ -352,47 +385,48 @@ def validations(records, b):
         why = (f"measured (host->device B/pkt with TLP overheads) "
                f"{off(p1 / p0, 59.0 / 80.3)}: it saves {p0 - p1:.0f} B/pkt "
                f"(a 64 B WQE read -> a 16 B pointer + a share of the "
-               f"header), the seed {s0 - s1:.0f} B; e.g. if mlx5's plain WQE "
-               "inlines the 18 B L2 header, MPWQE reads it back as data (the "
-               "seed does not say)")
+               f"header), the published figures {s0 - s1:.0f} B; e.g. if "
+               "mlx5's plain WQE inlines the 18 B L2 header, MPWQE reads it "
+               "back as data (the patch does not say)")
     v.append(("MPWQE, PCIe inbound, Gen2 (B/pkt; cx5 -> cx5-mpwqe, burst 32)",
-              "001", 80.3, 59.0, mp,
-              f"seed implies {s0:.0f} -> {s1:.0f} B/pkt", why))
+              "mpwqe", 80.3, 59.0, mp,
+              f"published figures imply {s0:.0f} -> {s1:.0f} B/pkt", why))
     f = lambda insn: 1000 / (insn / IPC / CLOCK_GHZ + DB_NS / 32)
-    why = ("with the seed's own instruction counts the formula gives "
+    why = ("with the MPWQE patch's own instruction counts the formula gives "
            f"{f(329) / f(421):.2f} ({off(f(329) / f(421), 20.94 / 16.96)})")
     mm = pair("cx5", 32, "cx5-mpwqe", 32)
-    v.append(("MPWQE, Mpps, burst 32 (cx5 -> cx5-mpwqe)", "001", 16.96, 20.94,
+    v.append(("MPWQE, Mpps, burst 32 (cx5 -> cx5-mpwqe)", "mpwqe", 16.96, 20.94,
               mm or "pending (row not measured yet)",
-              f"formula, seed insn 421 -> 329: {f(329) / f(421):.2f}",
+              f"formula, published insn 421 -> 329: {f(329) / f(421):.2f}",
               why if mm else "pending; " + why))
     t0 = 1000 / 4.90
     t1 = t0 - DB_NS * (1 - 1 / NAPI_BUDGET)
     xp = xdp_pair(records, NAPI_BUDGET)
     why = (f"one doorbell per {NAPI_BUDGET} packets saves "
-           f"{DB_NS * (1 - 1 / NAPI_BUDGET):.0f} ns/pkt of the seed's "
+           f"{DB_NS * (1 - 1 / NAPI_BUDGET):.0f} ns/pkt of the published "
            f"{t0:.0f}: {t0 / t1:.2f} ({off(t0 / t1, 7.5 / 4.9)})")
     if xp:
         why = (f"measured at burst {NAPI_BUDGET}: XDP_TX adds "
                f"{xp[2]:.0f} / {xp[3]:.0f} insn/pkt to XDP_DROP, "
                f"{xp[4]:.4f} / {xp[5]:.4f} doorbells/pkt (per packet / per "
-               f"poll), on the seed's XDP drop ({1000 / SEED_XDP_DROP_MPPS:.0f}"
-               f" ns); the formula on the seed's 204 ns: {why}")
+               f"poll), on the published XDP drop "
+               f"({1000 / REF_XDP_DROP_MPPS:.0f} ns); the formula on the "
+               f"published 204 ns: {why}")
     v.append(("XDP_TX doorbell per NAPI poll, 1 stream (xdp-tx-pp -> xdp-tx, "
-              f"burst {NAPI_BUDGET})", "003", 4.90, 7.50,
+              f"burst {NAPI_BUDGET})", "xdp", 4.90, 7.50,
               (xp[0], xp[1]) if xp else "pending (row not measured yet)",
-              f"formula on the seed's 204 ns: {t0 / t1:.2f}",
+              f"formula on the published 204 ns: {t0 / t1:.2f}",
               why if not xp else why))
     return v
 
 
 def xdp_ns(insn, db_pkt):
     """Port 1's XDP_TX path on the reference host, ns per packet: the
-    seed's own XDP drop time for receiving (SEED_XDP_DROP_MPPS: packet
+    XDP series' own XDP drop time for receiving (REF_XDP_DROP_MPPS: packet
     and CQE arrive by DMA; their cache misses are not instructions), plus
     the instructions XDP_TX adds over XDP_DROP (measured: xdp-tx* minus
     xdp-drop) and its XDP send queue doorbells."""
-    return 1000 / SEED_XDP_DROP_MPPS + insn / IPC / CLOCK_GHZ + db_pkt * DB_NS
+    return 1000 / REF_XDP_DROP_MPPS + insn / IPC / CLOCK_GHZ + db_pkt * DB_NS
 
 
 def xdp_pair(records, burst):

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Guest side of the short benchmark sweep (issue "Deterministic pktgen
-# benchmark"), run by tools/testing/cxbell/bench/test in an -icount boot
+# Guest side of the short sweep of the deterministic pktgen benchmark
+# (bench/run), run by tools/testing/cxbell/bench/test in an -icount boot
 # (vm-run --icount), twice: the host compares the two boots.
 #
 # pktgen (/proc/net/pktgen directly: this boot carries no copy of the

@@ -33,8 +33,9 @@ static unsigned int ilog2u(unsigned long v)
 	return l;
 }
 
-/* Seed 000: the send doorbell value is the QPN shifted by 8, stored
- * big-endian, computed once per ring (pre-swapped).
+/* As in mlx4_en (netdev thread "pktgen: packet bursting via
+ * skb->xmit_more"): the send doorbell value is the QPN shifted by 8,
+ * stored big-endian, computed once per ring (pre-swapped).
  */
 static int t_send_db_val(void)
 {
