@@ -89,7 +89,7 @@ static void cxb_tx_write_inline(struct mlx4_wqe_ctrl_seg *ctrl,
 	if (unlikely(left < CXB_MLX4_INLINE_MIN)) {
 		struct mlx4_wqe_inline_seg *inl = (void *)(ctrl + 1);
 
-		skb_copy_bits(skb, 0, inl + 1, left);
+		cxb_tx_copy_inline(inl + 1, skb, 0, left);
 		memset((void *)(inl + 1) + left, 0, CXB_MLX4_INLINE_MIN - left);
 		inl->byte_count = cxb_mlx4_inline_bc(CXB_MLX4_INLINE_MIN);
 		return;
@@ -99,7 +99,7 @@ static void cxb_tx_write_inline(struct mlx4_wqe_ctrl_seg *ctrl,
 			(void *)ctrl + cxb_mlx4_inline_seg_off(i);
 		u32 n = min(left, cxb_mlx4_inline_seg_max(i));
 
-		skb_copy_bits(skb, off, inl + 1, n);
+		cxb_tx_copy_inline(inl + 1, skb, off, n);
 		/* segments past the first start a TXBB: their header is its
 		 * first dword, stored after the data (mlx4_en, en_tx.c
 		 * build_inline_wqe(): dma_wmb() before the byte_count)

@@ -142,7 +142,7 @@ static bool cxb_mlx5_mpw_add(struct cxb_tx_ring *ring, u32 prod,
 	if (inl) {
 		struct mlx5_wqe_inline_seg *iseg = seg;
 
-		skb_copy_bits(skb, 0, iseg + 1, len);
+		cxb_tx_copy_inline(iseg + 1, skb, 0, len);
 		iseg->byte_count = cxb_mlx5_inline_bc(len);
 		e->len = 0;
 		ring->mpw.ds += cxb_mlx5_inline_ds(len);
@@ -204,7 +204,7 @@ static bool cxb_mlx5_post_send(struct cxb_tx_ring *ring, u32 *pprod,
 	if (inl) {
 		struct mlx5_wqe_inline_seg *iseg = (void *)(eth + 1);
 
-		skb_copy_bits(skb, 0, iseg + 1, skb->len);
+		cxb_tx_copy_inline(iseg + 1, skb, 0, skb->len);
 		iseg->byte_count = cxb_mlx5_inline_bc(skb->len);
 		info->map0_len = 0;
 		info->nr_frags = 0;
