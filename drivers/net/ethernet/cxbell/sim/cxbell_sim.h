@@ -186,6 +186,11 @@
 #define CXB_SIM_STRANDED_SETTLE_MS 20	/* and after every vCPU ran */
 #define CXB_SIM_STRANDED_HOST_MS 2000	/* confirm, its CQ's handler due */
 #define CXB_SIM_PASS_IRQS	8
+/* A moderation period lasts at most this many times its length on the
+ * guest's clock (the model may run on several CPUs at once, and its
+ * time summed may outrun the guest's clock)
+ */
+#define CXB_SIM_CLOCK_STRETCH	8
 #define CXB_SIM_PAUSE_RETRY_US	1000	/* stopped engine: try again */
 #define CXB_SIM_MAX_DELAY_US	(10 * USEC_PER_SEC)	/* engine_delay_us */
 #define CXB_SIM_MAX_DESTROY_MS	(10 * MSEC_PER_SEC)	/* destroy_delay_ms */
@@ -326,6 +331,11 @@ struct cxb_sim_cq {
 	u16 moder_usecs;
 	u32 pending;		/* CQEs written since the last event */
 	struct hrtimer moder_timer;
+	/* the period runs on the device clock (cxbell_sim_cq.c): its start
+	 * on the guest's clock and on the device's
+	 */
+	u64 moder_guest0;
+	u64 moder_dev0;
 	cxb_comp_fn comp;
 	void *comp_ctx;
 	struct kref ref;	/* creator + each SQ/RQ reporting to it */
@@ -518,6 +528,26 @@ static inline void cxb_sim_add(struct cxb_sim_port *port, enum cxb_sim_cnt c,
 			       u64 n)
 {
 	this_cpu_add(port->stats->v[c], n);
+}
+
+/* Guest time the model itself ran since load, every adapter: engine
+ * passes, register writes and DMA ops. A device runs beside the CPU, so
+ * its clock (cxb_sim_dev_clock()) leaves that time out.
+ */
+extern atomic64_t cxb_sim_self_ns;
+
+static inline u64 cxb_sim_dev_clock(u64 guest_ns)
+{
+	return guest_ns - atomic64_read(&cxb_sim_self_ns);
+}
+
+/* The engine ran from @t0 (ktime_get_ns()) for @port: engine_ns. */
+static inline void cxb_sim_engine_ran(struct cxb_sim_port *port, u64 t0)
+{
+	u64 d = ktime_get_ns() - t0;
+
+	cxb_sim_add(port, CXB_SIM_C_ENGINE_NS, d);
+	atomic64_add(d, &cxb_sim_self_ns);
 }
 
 static inline void cxb_sim_inc(struct cxb_sim_port *port, enum cxb_sim_cnt c)

@@ -17,9 +17,18 @@
  * Moderation, as the QEMU ConnectX-3 model and mlx4_cq_modify() have it:
  * an armed CQ raises its event once moder_cnt CQEs are pending since the
  * last event (0: no count limit), or moder_usecs after the first CQE
- * that found it armed (0: at once), whichever comes first. The period is
- * an hrtimer on the guest's clock, so an -icount run stays deterministic.
- * An arm that finds CQEs past its consumer index fires at once.
+ * that found it armed (0: at once), whichever comes first. An arm that
+ * finds CQEs past its consumer index fires at once.
+ *
+ * The period runs on the device clock: the guest's clock without the
+ * time the model itself ran (cxb_sim_dev_clock()). A device runs beside
+ * the CPU; the model runs on it, and at burst 1 takes most of the guest's
+ * time, so a period on the guest's clock would end after a fraction of
+ * the packets it spans on hardware (and on the QEMU ConnectX-3 model,
+ * which runs outside the guest). Each pass that writes a CQE checks
+ * the period and sets the hrtimer for what is left of it; the timer
+ * checks again when it expires. Both clocks are the guest's, so an
+ * -icount run stays deterministic.
  */
 #include <linux/slab.h>
 
@@ -88,10 +97,15 @@ static void cxb_sim_cq_fire_locked(struct cxb_sim_cq *cq)
 }
 
 /* CQEs were written to @cq: its event now, or at the end of the
- * moderation period. Caller holds cq->lock.
+ * moderation period, on the device clock. Called in a pass of the model
+ * (its time does not count on that clock), which sets the timer for
+ * what is left of the period: with no further pass before, that is when
+ * the period ends. Caller holds cq->lock.
  */
 static void cxb_sim_cq_moderate_locked(struct cxb_sim_cq *cq)
 {
+	u64 now, dev, period, left;
+
 	if (cq->dead || !cq->armed || !cq->pending)
 		return;
 	if (!cq->moder_usecs ||
@@ -99,9 +113,18 @@ static void cxb_sim_cq_moderate_locked(struct cxb_sim_cq *cq)
 		cxb_sim_cq_fire_locked(cq);
 		return;
 	}
-	if (!hrtimer_is_queued(&cq->moder_timer))
-		hrtimer_start(&cq->moder_timer, ns_to_ktime(cq->moder_usecs * NSEC_PER_USEC),
-			      HRTIMER_MODE_REL);
+	now = ktime_get_ns();
+	dev = cxb_sim_dev_clock(now);
+	period = (u64)cq->moder_usecs * NSEC_PER_USEC;
+	if (!hrtimer_is_queued(&cq->moder_timer)) {
+		cq->moder_guest0 = now;
+		cq->moder_dev0 = dev;
+	} else if (dev - cq->moder_dev0 >= period) {
+		cxb_sim_cq_fire_locked(cq);
+		return;
+	}
+	left = period - (dev - cq->moder_dev0);
+	hrtimer_start(&cq->moder_timer, ns_to_ktime(left), HRTIMER_MODE_REL);
 }
 
 static void cxb_sim_cq_fire(struct cxb_sim_cq *cq)
@@ -113,20 +136,38 @@ static void cxb_sim_cq_fire(struct cxb_sim_cq *cq)
 	spin_unlock_irqrestore(&cq->lock, flags);
 }
 
-/* The moderation period ended: the event, if the CQ is still armed. */
+/* The timer expired: the event if the period ended on the device clock
+ * (within an eighth: the model's DMA ops take a little of it between
+ * passes) and the CQ is still armed, else the timer again for the rest.
+ * The period stretches to CXB_SIM_CLOCK_STRETCH times its length on the
+ * guest's clock at most.
+ */
 static enum hrtimer_restart cxb_sim_cq_moder_timer(struct hrtimer *t)
 {
 	struct cxb_sim_cq *cq = container_of(t, struct cxb_sim_cq,
 					     moder_timer);
+	enum hrtimer_restart ret = HRTIMER_NORESTART;
 	unsigned long flags;
+	u64 now, period, dev;
 
 	spin_lock_irqsave(&cq->lock, flags);
-	if (!cq->dead && cq->armed && cq->pending) {
-		cxb_sim_inc(cq->port, CXB_SIM_C_IRQS_TIMER);
-		cxb_sim_cq_fire_locked(cq);
+	/* a pass set it again while this ran: the pass's period holds */
+	if (hrtimer_is_queued(t) || cq->dead || !cq->armed || !cq->pending)
+		goto out;
+	now = ktime_get_ns();
+	period = (u64)cq->moder_usecs * NSEC_PER_USEC;
+	dev = cxb_sim_dev_clock(now) - cq->moder_dev0;
+	if (dev * 8 < period * 7 &&
+	    now - cq->moder_guest0 < period * CXB_SIM_CLOCK_STRETCH) {
+		hrtimer_forward_now(t, ns_to_ktime(period - dev));
+		ret = HRTIMER_RESTART;
+		goto out;
 	}
+	cxb_sim_inc(cq->port, CXB_SIM_C_IRQS_TIMER);
+	cxb_sim_cq_fire_locked(cq);
+out:
 	spin_unlock_irqrestore(&cq->lock, flags);
-	return HRTIMER_NORESTART;
+	return ret;
 }
 
 void cxb_sim_cq_moder_init(struct cxb_sim_cq *cq, u16 cnt, u16 usecs)

@@ -505,7 +505,7 @@ static void cxb_sim_sq_work(struct work_struct *work)
 		       sq->done != sq->announced;
 		spin_unlock_irqrestore(&sq->lock, flags);
 		rcu_read_unlock();
-		cxb_sim_add(sq->port, CXB_SIM_C_ENGINE_NS, ktime_get_ns() - t0);
+		cxb_sim_engine_ran(sq->port, t0);
 		cond_resched();
 	} while (more);
 }
@@ -522,7 +522,7 @@ static void cxb_sim_sq_resume(struct cxb_sim_sq *sq)
 	if (!sq->dead)
 		cxb_sim_sq_run(sq, UINT_MAX);
 	spin_unlock_irqrestore(&sq->lock, flags);
-	cxb_sim_add(sq->port, CXB_SIM_C_ENGINE_NS, ktime_get_ns() - t0);
+	cxb_sim_engine_ran(sq->port, t0);
 }
 
 /* Try the held frame of @sq (inline engine). True if it left. */

@@ -664,7 +664,7 @@ static void cxb_sim_mmio_notify(struct cxb_adev *cadev, void __iomem *reg,
 	else
 		cxb_sim_unknown_write(port, page / 2, page_off, len);
 	rcu_read_unlock();
-	cxb_sim_add(port, CXB_SIM_C_ENGINE_NS, ktime_get_ns() - t0);
+	cxb_sim_engine_ran(port, t0);
 	/* Link-level pause: a write of this port's driver (its CQ arms end
 	 * each NAPI poll) is the sign that it may have posted receive WQEs.
 	 * No lock of this port is held here.
