@@ -76,6 +76,17 @@ bool cxb_sim_cq_room(struct cxb_sim_cq *cq)
 	return room;
 }
 
+/* Device ns since the moderation period started. The model's time is
+ * summed over CPUs, so on SMP the device clock may fall behind where it
+ * was: never below 0.
+ */
+static u64 cxb_sim_cq_elapsed(const struct cxb_sim_cq *cq, u64 now)
+{
+	s64 d = cxb_sim_dev_clock(now) - cq->moder_dev0;
+
+	return d > 0 ? d : 0;
+}
+
 /* Caller holds cq->lock. */
 static void cxb_sim_cq_fire_locked(struct cxb_sim_cq *cq)
 {
@@ -104,7 +115,7 @@ static void cxb_sim_cq_fire_locked(struct cxb_sim_cq *cq)
  */
 static void cxb_sim_cq_moderate_locked(struct cxb_sim_cq *cq)
 {
-	u64 now, dev, period, left;
+	u64 now, period, left;
 
 	if (cq->dead || !cq->armed || !cq->pending)
 		return;
@@ -114,16 +125,22 @@ static void cxb_sim_cq_moderate_locked(struct cxb_sim_cq *cq)
 		return;
 	}
 	now = ktime_get_ns();
-	dev = cxb_sim_dev_clock(now);
 	period = (u64)cq->moder_usecs * NSEC_PER_USEC;
 	if (!hrtimer_is_queued(&cq->moder_timer)) {
 		cq->moder_guest0 = now;
-		cq->moder_dev0 = dev;
-	} else if (dev - cq->moder_dev0 >= period) {
-		cxb_sim_cq_fire_locked(cq);
-		return;
+		cq->moder_dev0 = cxb_sim_dev_clock(now);
+		left = period;
+	} else {
+		u64 dev = cxb_sim_cq_elapsed(cq, now);
+
+		if (dev >= period) {
+			/* the period ended: its event, as the timer's */
+			cxb_sim_inc(cq->port, CXB_SIM_C_IRQS_TIMER);
+			cxb_sim_cq_fire_locked(cq);
+			return;
+		}
+		left = period - dev;
 	}
-	left = period - (dev - cq->moder_dev0);
 	hrtimer_start(&cq->moder_timer, ns_to_ktime(left), HRTIMER_MODE_REL);
 }
 
@@ -156,7 +173,7 @@ static enum hrtimer_restart cxb_sim_cq_moder_timer(struct hrtimer *t)
 		goto out;
 	now = ktime_get_ns();
 	period = (u64)cq->moder_usecs * NSEC_PER_USEC;
-	dev = cxb_sim_dev_clock(now) - cq->moder_dev0;
+	dev = cxb_sim_cq_elapsed(cq, now);
 	if (dev * 8 < period * 7 &&
 	    now - cq->moder_guest0 < period * CXB_SIM_CLOCK_STRETCH) {
 		hrtimer_forward_now(t, ns_to_ktime(period - dev));
