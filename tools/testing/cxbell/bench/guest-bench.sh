@@ -41,6 +41,7 @@
 # and on a 1-port cx5 sim adapter (mlx5 send queues, 64-bit doorbells):
 #   cx5            tx_mpwqe off (a SEND WQE per packet)
 #   cx5-mpwqe      tx_mpwqe on (enhanced multi-packet WQEs)
+#   cx5-mpwqe-inline  tx_mpwqe on, tx-copybreak 464 (inline segments)
 # and XDP on a 2-port cx3 sim adapter (inline engine, one channel each;
 # pktgen on port 0, programs loaded by Debian's xdp-bench; not in the
 # default rows: --rows "cx3-db xdp-drop xdp-drop-f xdp-tx xdp-tx-pp"):
@@ -80,7 +81,7 @@
 
 COUNT=100000
 BURSTS="1 2 4 8 16 32 64 128"
-ROWS="dummy e1000e virtio cx3-db cx3-bf cx3-db-opt1 cx3-db-opt3 cx3-db-inline cx3-bf-inline cx5 cx5-mpwqe"
+ROWS="dummy e1000e virtio cx3-db cx3-bf cx3-db-opt1 cx3-db-opt3 cx3-db-inline cx3-bf-inline cx5 cx5-mpwqe cx5-mpwqe-inline"
 REPS=1
 GROWTH=
 PERF=
@@ -298,16 +299,17 @@ row_setup()
 		echo $_opt >"/sys/class/net/$IF/doorbell_opt" || return 1
 		ethtool --set-tunable "$IF" tx-copybreak $_cb || return 1
 		;;
-	cx5|cx5-mpwqe)
+	cx5|cx5-mpwqe|cx5-mpwqe-inline)
 		setup_cx cx5 || return 1
 		IF=$DEV_cx5 KIND=cx
-		_mpw=off
-		[ "$1" = cx5-mpwqe ] && _mpw=on
+		_mpw=on _cb=0
+		[ "$1" = cx5 ] && _mpw=off
+		[ "$1" = cx5-mpwqe-inline ] && _cb=464
 		ethtool --set-priv-flags "$IF" tx_mpwqe $_mpw || return 1
 		[ "$(cxb_priv_flag "$IF" tx_mpwqe)" = $_mpw ] ||
 			{ echo "guest-bench: tx_mpwqe $_mpw failed"; return 1; }
 		echo 0 >"/sys/class/net/$IF/doorbell_opt" || return 1
-		ethtool --set-tunable "$IF" tx-copybreak 0 || return 1
+		ethtool --set-tunable "$IF" tx-copybreak $_cb || return 1
 		;;
 	*) echo "guest-bench: unknown row $1"; return 1 ;;
 	esac
