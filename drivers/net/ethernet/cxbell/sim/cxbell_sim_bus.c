@@ -347,6 +347,7 @@ static int __init cxb_sim_init(void)
 	cxb_sim_wq = alloc_workqueue(KBUILD_MODNAME, WQ_UNBOUND, 0);
 	if (!cxb_sim_wq)
 		return -ENOMEM;
+	cxb_sim_clock_calibrate();
 	cxb_sim_debugfs_init();
 	err = bus_register(&cxb_sim_bus);
 	if (err) {

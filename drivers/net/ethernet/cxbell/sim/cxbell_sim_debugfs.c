@@ -476,6 +476,8 @@ void cxb_sim_debugfs_init(void)
 	debugfs_create_file_unsafe("dma_live", 0444, cxb_sim_droot,
 				   &cxb_sim_dma_live_global,
 				   &cxb_sim_live_fops);
+	debugfs_create_u64("clock_read_ns", 0444, cxb_sim_droot,
+			   &cxb_sim_clock_read_ns);
 }
 
 void cxb_sim_debugfs_exit(void)
