@@ -13,6 +13,7 @@
 #include <net/xdp.h>
 
 #include <cxbell/backend.h>
+#include <cxbell/compat.h>
 
 #include "../wqe/mlx4.h"
 #include "../wqe/mlx5.h"

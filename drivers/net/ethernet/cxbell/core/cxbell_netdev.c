@@ -5,7 +5,6 @@
 #include <linux/if_vlan.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
-#include <net/page_pool.h>
 
 #include "cxbell.h"
 #include "cxbell_txrx.h"

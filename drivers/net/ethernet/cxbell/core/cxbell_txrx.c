@@ -7,7 +7,6 @@
  */
 #include <linux/etherdevice.h>
 #include <linux/skbuff.h>
-#include <net/page_pool.h>
 
 #include "cxbell_txrx.h"
 

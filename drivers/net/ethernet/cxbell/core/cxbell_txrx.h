@@ -13,7 +13,6 @@
 #include <linux/jump_label.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
-#include <asm/unaligned.h>
 
 #include "cxbell.h"
 

@@ -14,7 +14,6 @@
 #include <linux/dma-mapping.h>
 #include <linux/filter.h>
 #include <linux/rtnetlink.h>
-#include <net/page_pool.h>
 #include <net/xdp.h>
 
 #include "cxbell.h"

@@ -137,6 +137,7 @@
 #include <linux/xarray.h>
 
 #include <cxbell/backend.h>
+#include <cxbell/compat.h>
 #include "wqe/mlx4.h"
 #include "wqe/mlx5.h"
 

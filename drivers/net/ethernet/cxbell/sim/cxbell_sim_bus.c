@@ -275,8 +275,8 @@ static enum cxb_gen cxb_sim_parse_gen(const char *buf, size_t *count)
 	return 0;
 }
 
-static ssize_t new_device_store(struct bus_type *bus, const char *buf,
-				size_t count)
+static ssize_t new_device_store(CXB_BUS_CONST struct bus_type *bus,
+				const char *buf, size_t count)
 {
 	unsigned int val[2] = { 0, CXB_SIM_MAX_PORTS };
 	size_t len = count;
@@ -304,8 +304,8 @@ static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 }
 static BUS_ATTR_WO(new_device);
 
-static ssize_t del_device_store(struct bus_type *bus, const char *buf,
-				size_t count)
+static ssize_t del_device_store(CXB_BUS_CONST struct bus_type *bus,
+				const char *buf, size_t count)
 {
 	struct cxb_sim_adapter *ad;
 	unsigned int id;

@@ -14,7 +14,6 @@
 #include <linux/jhash.h>
 #include <linux/tcp.h>
 #include <linux/udp.h>
-#include <asm/unaligned.h>
 #include <net/checksum.h>
 #include <net/ip6_checksum.h>
 

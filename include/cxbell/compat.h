@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Kernel API differences between the kernels cxbell builds for (Debian
+ * 12's 6.1, Debian 13's 6.12), in one place. Kbuild
+ * (drivers/net/ethernet/cxbell/Kbuild) finds out which the kernel has,
+ * from its headers, and defines the CXB_HAVE_* below.
+ */
+#ifndef _CXBELL_COMPAT_H
+#define _CXBELL_COMPAT_H
+
+/* 6.6: <net/page_pool.h> split into page_pool/types.h and helpers.h */
+#ifdef CXB_HAVE_PAGE_POOL_HELPERS
+#include <net/page_pool/helpers.h>
+#else
+#include <net/page_pool.h>
+#endif
+
+/* 6.12: <asm/unaligned.h> moved to <linux/unaligned.h> */
+#ifdef CXB_HAVE_LINUX_UNALIGNED
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
+/* 6.4: bus attribute methods take a const struct bus_type * */
+#ifdef CXB_HAVE_CONST_BUS_ATTR
+#define CXB_BUS_CONST const
+#else
+#define CXB_BUS_CONST
+#endif
+
+#endif /* _CXBELL_COMPAT_H */
