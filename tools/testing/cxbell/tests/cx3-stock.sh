@@ -33,7 +33,9 @@
 #   pktgen_burst_B    for B in 1 8 32: pktgen sends COUNT 60-byte frames
 #                     from port 1 to port 2 (one TX queue, in the initial
 #                     netns); with deltas of the model's counters and
-#                     mlx4_en's: SENT == COUNT, queue_stopped == 0,
+#                     mlx4_en's (a run whose ring filled, queue_stopped,
+#                     is reported and done again, 3 runs at most):
+#                     SENT == COUNT, queue_stopped == 0,
 #                     sq_doorbells + bf_writes == COUNT / B exactly,
 #                     xmit_more == COUNT - COUNT / B, model tx_frames ==
 #                     COUNT == rx_frames + rx_dropped, peer rx_packets ==
@@ -294,15 +296,30 @@ pktgen_burst()
 	# Pause off: a receiver out of buffers drops instead of stopping the
 	# sender's queue, so the doorbell count stays exact.
 	cx3_pause_set off "$p1" "$p2" || return 1
-	pg_snap b
-	[ -n "$tx_frames0" ] || {
-		tx_frames0=$b_tx_frames rx_frames0=$b_rx_frames rx_dropped0=$b_rx_dropped
-	}
-	_res=$(pktgen_run "$p1" "$COUNT" "$_b" "$m2" 60) || return 1
-	sent=${_res#* }
-	wait_until 10 rx2 "$sent"
-	sleep 0.3
-	pg_snap a
+	# A full ring (queue_stopped) cuts a burst and rings once more: the
+	# guest's completion handling fell a ring behind the model, which
+	# only host timing decides (TCG without -icount). Such a run is
+	# reported and done again, up to 3 runs; the counts are checked on
+	# the last.
+	_try=1
+	while :; do
+		pg_snap b
+		[ -n "$tx_frames0" ] || {
+			tx_frames0=$b_tx_frames rx_frames0=$b_rx_frames
+			rx_dropped0=$b_rx_dropped
+		}
+		_res=$(pktgen_run "$p1" "$COUNT" "$_b" "$m2" 60) || return 1
+		sent=${_res#* }
+		wait_until 10 rx2 "$sent"
+		sleep 0.3
+		pg_snap a
+		[ "$(cx3_d e1_queue_stopped)" = 0 ] || [ $_try = 3 ] && break
+		ktap_diag "burst $_b, run $_try: the queue stopped" \
+			"$(cx3_d e1_queue_stopped) time(s) (host timing), sent" \
+			"$sent, rings $(($(cx3_d sq_doorbells) + $(cx3_d bf_writes)));" \
+			"again"
+		_try=$((_try + 1))
+	done
 	_rings=$((COUNT / _b))
 	_db=$(cx3_d sq_doorbells)
 	# The derivation the test used before the model had sq_doorbells:
