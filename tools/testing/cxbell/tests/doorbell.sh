@@ -15,7 +15,7 @@
 #   sim port0 doorbells == tx_doorbells, sim bf_writes == tx_blueflame
 #   sim bf_ineligible == 0, bf_mismatch == 0 (every BF post eligible)
 #   sim violations == 0, stranded == 0       (both ports, after 300 ms idle)
-#   tx_packets == (tx_doorbells - tx_doorbell_by_completion)
+#   tx_packets == (tx_doorbells - tx_doorbell_by_completion - tx_doorbell_kick)
 #                 + tx_blueflame + tx_xmit_more + tx_doorbell_deferred
 #   blueflame off: tx_blueflame == 0
 #   doorbell_opt 0, inline engine: tx_doorbells + tx_blueflame == COUNT / burst
@@ -75,11 +75,12 @@ traffic()
 	tx=$(pair_d d_tx_packets) db=$(pair_d d_tx_doorbells) bf=$(pair_d d_tx_blueflame)
 	xm=$(pair_d d_tx_xmit_more) dfr=$(pair_d d_tx_doorbell_deferred)
 	bc=$(pair_d d_tx_doorbell_by_completion) fo=$(pair_d d_tx_doorbell_forced)
+	kk=$(pair_d d_tx_doorbell_kick)
 	st=$(pair_d d_tx_doorbell_on_stop) qs=$(pair_d d_tx_queue_stopped)
 	wk=$(pair_d d_tx_wake_queue) rx=$(pair_d r_rx_packets) sdb=$(pair_d s0_doorbells)
 	sbf=$(pair_d s0_bf_writes) srd=$(pair_d s1_rx_dropped)
 	ktap_diag "sent $sent tx $tx peer rx $rx (sim rx_dropped $srd);" \
-		"doorbells $db (sim $sdb, by completion $bc) blueflame $bf" \
+		"doorbells $db (sim $sdb, by completion $bc, stall kicks $kk) blueflame $bf" \
 		"(sim $sbf) xmit_more $xm deferred $dfr forced $fo on_stop $st" \
 		"stopped $qs woken $wk; ${pps}pps $secs s"
 	rc=0
@@ -88,8 +89,8 @@ traffic()
 	eq "$sdb" "$db" "sim doorbells vs tx_doorbells" || rc=1
 	eq "$sbf" "$bf" "sim bf_writes vs tx_blueflame" || rc=1
 	pair_sim_zero bf_ineligible bf_mismatch violations stranded || rc=1
-	eq "$tx" $((db - bc + bf + xm + dfr)) \
-		"tx_packets vs (doorbells - by_completion) + blueflame + xmit_more + deferred" ||
+	eq "$tx" $((db - bc - kk + bf + xm + dfr)) \
+		"tx_packets vs (doorbells - by_completion - kick) + blueflame + xmit_more + deferred" ||
 		rc=1
 	return 0
 }

@@ -41,7 +41,7 @@
 #       tx_blueflame > 0 (the first packet finds nothing outstanding)
 #       sent == BF_COUNT == tx_packets == peer rx_packets
 #       sim doorbells == tx_doorbells, bf_writes == tx_blueflame
-#       tx_packets == (tx_doorbells - tx_doorbell_by_completion)
+#       tx_packets == (tx_doorbells - tx_doorbell_by_completion - tx_doorbell_kick)
 #                     + tx_blueflame + tx_xmit_more + tx_doorbell_deferred
 #       sim violations, stranded, bf_ineligible, bf_mismatch == 0
 #   inline_short_LEN (tx-copybreak 64, blueflame on, doorbell_opt 0): 10
@@ -190,8 +190,9 @@ bf_layout_deferred()
 	tx=$(pair_d d_tx_packets) db=$(pair_d d_tx_doorbells) bf=$(pair_d d_tx_blueflame)
 	xm=$(pair_d d_tx_xmit_more) dfr=$(pair_d d_tx_doorbell_deferred)
 	bc=$(pair_d d_tx_doorbell_by_completion)
+	kk=$(pair_d d_tx_doorbell_kick)
 	ktap_diag "sent $sent tx $tx peer rx $(pair_d r_rx_packets);" \
-		"doorbells $db (sim $(pair_d s0_doorbells), by completion $bc)" \
+		"doorbells $db (sim $(pair_d s0_doorbells), by completion $bc, stall kicks $kk)" \
 		"blueflame $bf (sim $(pair_d s0_bf_writes)) xmit_more $xm" \
 		"deferred $dfr; sim bf_layout_by_doorbell $(pair_d s0_bf_layout_by_doorbell)"
 	rc=0
@@ -203,8 +204,8 @@ bf_layout_deferred()
 	eq "$(pair_d r_rx_packets)" "$sent" "peer rx_packets vs sent" || rc=1
 	eq "$(pair_d s0_doorbells)" "$db" "sim doorbells vs tx_doorbells" || rc=1
 	eq "$(pair_d s0_bf_writes)" "$bf" "sim bf_writes vs tx_blueflame" || rc=1
-	eq "$tx" $((db - bc + bf + xm + dfr)) \
-		"tx_packets vs (doorbells - by_completion) + blueflame + xmit_more + deferred" ||
+	eq "$tx" $((db - bc - kk + bf + xm + dfr)) \
+		"tx_packets vs (doorbells - by_completion - kick) + blueflame + xmit_more + deferred" ||
 		rc=1
 	pair_sim_zero violations stranded bf_ineligible bf_mismatch || rc=1
 	return $rc

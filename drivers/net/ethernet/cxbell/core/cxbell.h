@@ -591,6 +591,7 @@ static __always_inline void cxb_tx_stop_recheck(struct cxb_tx_ring *ring)
 
 /* cxbell_tx_mlx4.c */
 netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev);
+void cxb_mlx4_tx_sign_tail(struct cxb_tx_ring *ring);
 int cxb_mlx4_napi_poll(struct napi_struct *napi, int budget);
 bool cxb_mlx4_tx_complete(struct cxb_channel *ch, int budget, bool napi);
 void cxb_mlx4_tx_ring_drain(struct cxb_tx_ring *ring);

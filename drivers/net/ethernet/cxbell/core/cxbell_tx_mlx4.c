@@ -112,40 +112,58 @@ static void cxb_tx_write_inline(struct mlx4_wqe_ctrl_seg *ctrl,
 	}
 }
 
-/* Would cxb_tx_defer_doorbell() defer the doorbell of a WQE ending at
- * @end? The same tests, without side effects, before the WQE is built.
+/* Doorbell avoidance, before the WQE ending at @end is written: would
+ * cxb_tx_defer_doorbell() defer its doorbell? The same tests (a forced
+ * doorbell counted), made early because the answer decides whether the
+ * WQE asks for a CQE (cxb_mlx4_tx_sign_tail()).
  */
-static __always_inline bool cxb_tx_may_defer(const struct cxb_tx_ring *ring,
-					     u32 end)
+static noinline bool cxb_tx_may_defer(struct cxb_tx_ring *ring, u32 end)
 {
-	return end - READ_ONCE(ring->prod_bell) < ring->db_limit &&
-	       (s32)(cxb_tx_sig_bell(ring, CXB_GEN_CX3) -
+	if (end - READ_ONCE(ring->prod_bell) >= ring->db_limit) {
+		u64_stats_update_begin(&ring->xstats_sync);
+		ring->xstats.doorbell_forced++;
+		u64_stats_update_end(&ring->xstats_sync);
+		return false;
+	}
+	return (s32)(cxb_tx_sig_bell(ring, CXB_GEN_CX3) -
 		     READ_ONCE(ring->cons)) > 0;
 }
 
-/* A burst ended on a packet that was dropped: what it posted must still
- * end on a WQE that asks for a CQE (else none would come for it, and BQL
- * would wait for its bytes forever), so post a NOP that does, and ring
- * for it all (mlx5e, en_tx.c mlx5e_tx_flush(), does the same).
+/* Make the last WQE posted one that asks for a CQE: if it does not, post
+ * a one-TXBB NOP that does behind it. Every doorbell announces up to such
+ * a WQE, or no CQE would free what it announced (and BQL would wait for
+ * those bytes forever). A WQE that doorbell avoidance defers asks for no
+ * CQE of its own: the device may run an owned WQE before its doorbell,
+ * so nothing in it may change later, and whoever rings for it posts this
+ * NOP first. The stop room (cxbell.h) holds the NOP. xmit, or the queue's
+ * xmit lock held.
  */
-static void cxb_mlx4_tx_end_burst(struct cxb_tx_ring *ring)
+noinline void cxb_mlx4_tx_sign_tail(struct cxb_tx_ring *ring)
 {
 	u32 prod = ring->prod;
 
-	if (prod != ring->prod_sig) {
-		cxb_tx_post_nop(ring, prod, 1,
-				cpu_to_be32(MLX4_WQE_CTRL_CQ_UPDATE));
-		prod++;
-		/* as in xmit: the NOP owned before prod, prod before prod_sig */
-		smp_store_release(&ring->prod, prod);
-		/* see above */
-		smp_store_release(&ring->prod_sig, prod);
-	}
-	if (prod == READ_ONCE(ring->prod_bell))
+	if (prod == ring->prod_sig)
+		return;
+	cxb_tx_post_nop(ring, prod, 1, cpu_to_be32(MLX4_WQE_CTRL_CQ_UPDATE));
+	prod++;
+	/* as in xmit: the NOP owned before prod, prod before prod_sig */
+	smp_store_release(&ring->prod, prod);
+	/* see above */
+	smp_store_release(&ring->prod_sig, prod);
+}
+
+/* A burst ended on a packet that was dropped: what it posted must still
+ * end on a WQE that asks for a CQE, and be announced (mlx5e, en_tx.c
+ * mlx5e_tx_flush(), posts a NOP for this too).
+ */
+static void cxb_mlx4_tx_end_burst(struct cxb_tx_ring *ring)
+{
+	cxb_mlx4_tx_sign_tail(ring);
+	if (ring->prod == READ_ONCE(ring->prod_bell))
 		return;
 	cxb_mlx4_tx_doorbell(ring);
-	WRITE_ONCE(ring->prod_bell, prod);
-	WRITE_ONCE(ring->sig_bell, prod);
+	WRITE_ONCE(ring->prod_bell, ring->prod);
+	WRITE_ONCE(ring->sig_bell, ring->prod);
 	u64_stats_update_begin(&ring->xstats_sync);
 	ring->xstats.doorbells++;
 	u64_stats_update_end(&ring->xstats_sync);
@@ -236,6 +254,17 @@ netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	xmit_more = netdev_xmit_more();
 	send_db = __netdev_tx_sent_queue(ring->txq, info->nr_bytes, xmit_more);
 
+	/* Doorbell avoidance decides before the WQE is written whether it
+	 * may leave the doorbell to the completion handler: such a WQE asks
+	 * for no CQE of its own. Marked by send_db and xmit_more both false
+	 * until the decision is final, below.
+	 */
+	if (send_db && unlikely(ring->db_opt & CXB_DB_OPT_AVOID) &&
+	    cxb_tx_may_defer(ring, prod + nr_txbb)) {
+		send_db = false;
+		xmit_more = false;
+	}
+
 	/* A CQE only for the WQE that rings (as mlx5e asks one per doorbell):
 	 * it completes every WQE before it. And at least one per quarter
 	 * ring, so that a long burst frees its first skbs early.
@@ -251,22 +280,13 @@ netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	skb_tx_timestamp(skb);
 
 	/* BlueFlame carries this WQE only if it is the one ringing, and it
-	 * fits one BF buffer; such a WQE names its QP and ring index.
+	 * fits one BF buffer; such a WQE names its QP and ring index. Not
+	 * one whose doorbell avoidance may defer: a plain doorbell would
+	 * announce it later, and mlx4_en (en_tx.c) never leaves a WQE in
+	 * that layout without its BlueFlame write.
 	 */
 	bf = send_db && ring->bf_on &&
 	     (nr_txbb << CXB_MLX4_TXBB_SHIFT) <= ring->bf_size;
-	/* Nor if doorbell avoidance will defer it: a plain doorbell would
-	 * announce it later, and mlx4_en (en_tx.c) never leaves a WQE in
-	 * that layout without its BlueFlame write. With BlueFlame on, all
-	 * else that moves prod_bell and sig_bell holds this queue's xmit
-	 * lock, and cons only closes on sig_bell: a doorbell found due here
-	 * is still due when cxb_tx_defer_doorbell() decides, below. The
-	 * converse does not hold (a completion may come in between): then
-	 * the plain layout gets a plain doorbell.
-	 */
-	if (bf && unlikely(ring->db_opt & CXB_DB_OPT_AVOID) &&
-	    cxb_tx_may_defer(ring, prod + nr_txbb))
-		bf = false;
 	if (bf) {
 		/* cxb_mlx4_bf_qpn(), from the pre-swapped doorbell value */
 		ctrl->qpn_vlan.bf_qpn = ring->doorbell_qpn | cpu_to_be32(ds);
@@ -291,10 +311,16 @@ netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		smp_store_release(&ring->prod_sig, prod + nr_txbb);
 
 	u64_stats_update_begin(&ring->xstats_sync);
-	if (send_db && unlikely(ring->db_opt & CXB_DB_OPT_AVOID) &&
-	    cxb_tx_defer_doorbell(ring, CXB_GEN_CX3)) {
-		send_db = false;
-		xmit_more = false;	/* counted as deferred */
+	if (!send_db) {
+		if (likely(xmit_more)) {
+			ring->xstats.xmit_more++;
+		} else if (!cxb_tx_defer_doorbell(ring, CXB_GEN_CX3)) {
+			/* A completion came in between: ring here, for a
+			 * WQE that asks for no CQE.
+			 */
+			cxb_mlx4_tx_sign_tail(ring);
+			send_db = true;
+		}
 	}
 	if (send_db) {
 		if (bf) {
@@ -307,8 +333,6 @@ netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		WRITE_ONCE(ring->prod_bell, ring->prod);
 		WRITE_ONCE(ring->sig_bell, ring->prod);
 		ring->xstats.doorbell_on_stop += xmit_more;
-	} else {
-		ring->xstats.xmit_more += xmit_more;
 	}
 	ring->xstats.packets++;
 	ring->xstats.bytes += info->nr_bytes;

@@ -125,6 +125,8 @@ bool cxb_tx_kick_stalled(struct cxb_tx_ring *ring)
 	if (!stalled)
 		return false;
 	WRITE_ONCE(ring->db_pending, false);
+	if (ring->gen != CXB_GEN_CX5)
+		cxb_mlx4_tx_sign_tail(ring);
 	cxb_tx_ring_doorbell(ring);
 	WRITE_ONCE(ring->prod_bell, ring->prod);
 	WRITE_ONCE(ring->sig_bell, ring->prod_sig);

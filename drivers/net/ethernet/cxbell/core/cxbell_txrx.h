@@ -247,6 +247,8 @@ cxb_tx_ring_deferred_locked(struct cxb_tx_ring *ring, const enum cxb_gen gen)
 {
 	if (!xchg(&ring->db_pending, false) || ring->prod_bell == ring->prod)
 		return false;
+	if (gen != CXB_GEN_CX5)
+		cxb_mlx4_tx_sign_tail(ring);
 	cxb_tx_doorbell(ring, gen);
 	WRITE_ONCE(ring->prod_bell, ring->prod);
 	if (gen != CXB_GEN_CX5)
@@ -267,29 +269,8 @@ cxb_tx_completion_doorbell(struct cxb_tx_ring *ring, int budget,
 
 	if (!READ_ONCE(ring->db_pending))
 		return true;
-	if (READ_ONCE(ring->db_locked)) {
-		/* xmit may sit between the owner bit and the BlueFlame copy of
-		 * a WQE: a doorbell now would announce it before its BF post.
-		 * Ring with xmit excluded instead. An mlx5 doorbell names the
-		 * last WQE xmit posted: the same. Never wait for the lock:
-		 * netpoll polls us (budget 0) with IRQs off, maybe owning the
-		 * console, which an IRQ on the lock holder may be waiting for;
-		 * and a poll nested in the holder's own xmit (softirqs run by
-		 * a bottom-half enable there) would spin on itself. mlx4_en
-		 * and mlx5e (their en_tx.c) take no xmit lock in their
-		 * completion handlers.
-		 */
-		if (!budget || !__netif_tx_trylock(ring->txq)) {
-			WRITE_ONCE(ring->db_retry, true);
-			return false;
-		}
-		WRITE_ONCE(ring->db_retry, false);
-		rang = cxb_tx_ring_deferred_locked(ring, gen);
-		__netif_tx_unlock(ring->txq);
-		if (rang)
-			goto count;
-		return true;
-	}
+	if (READ_ONCE(ring->db_locked))
+		goto locked;
 	if (!xchg(&ring->db_pending, false))
 		return true;
 	bell = READ_ONCE(ring->prod_bell);
@@ -300,6 +281,13 @@ cxb_tx_completion_doorbell(struct cxb_tx_ring *ring, int budget,
 	prod = smp_load_acquire(&ring->prod);
 	if (bell == prod)
 		return true;
+	if (gen != CXB_GEN_CX5 && sig != prod) {
+		/* The last WQE asks for no CQE: the NOP that must follow it
+		 * (cxb_mlx4_tx_sign_tail()) needs the xmit lock.
+		 */
+		WRITE_ONCE(ring->db_pending, true);
+		goto locked;
+	}
 	/* With a plain store two racing ringers may move prod_bell back;
 	 * that only costs an extra doorbell later (see cxbell.rst). With
 	 * cmpxchg the loser knows the winner's doorbell covers its WQEs.
@@ -311,6 +299,29 @@ cxb_tx_completion_doorbell(struct cxb_tx_ring *ring, int budget,
 	cxb_tx_doorbell(ring, gen);
 	if (gen != CXB_GEN_CX5)
 		WRITE_ONCE(ring->sig_bell, sig);
+	goto count;
+
+locked:
+	/* xmit may sit between the owner bit and the BlueFlame copy of a
+	 * WQE: a doorbell now would announce it before its BF post. An mlx5
+	 * doorbell names the last WQE xmit posted, and an mlx4 one may need
+	 * a NOP posted first: the same. Ring with xmit excluded then. Never
+	 * wait for the lock: netpoll polls us (budget 0) with IRQs off,
+	 * maybe owning the console, which an IRQ on the lock holder may be
+	 * waiting for; and a poll nested in the holder's own xmit (softirqs
+	 * run by a bottom-half enable there) would spin on itself. mlx4_en
+	 * and mlx5e (their en_tx.c) take no xmit lock in their completion
+	 * handlers.
+	 */
+	if (!budget || !__netif_tx_trylock(ring->txq)) {
+		WRITE_ONCE(ring->db_retry, true);
+		return false;
+	}
+	WRITE_ONCE(ring->db_retry, false);
+	rang = cxb_tx_ring_deferred_locked(ring, gen);
+	__netif_tx_unlock(ring->txq);
+	if (!rang)
+		return true;
 count:
 	/* Reported within tx_doorbells too (cxb_get_tx_stats()). */
 	u64_stats_update_begin(&ring->cstats_sync);

@@ -376,6 +376,10 @@ struct cxb_sim_sq {
 	u32 done;		/* next TXBB to execute */
 	bool dead;
 	bool error;		/* error CQE written: executes nothing more */
+	/* The last WQE executed asks for no CQE: with nothing after it the
+	 * driver never learns that the WQEs since the last CQE completed.
+	 */
+	bool tail_unsig;
 	bool stranded_seen;
 	bool stranded_ready;	/* to count if still so after the barrier */
 	u32 stranded_idx;

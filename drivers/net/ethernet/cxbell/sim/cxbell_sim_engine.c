@@ -427,6 +427,8 @@ static void cxb_sim_sq_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
 	}
 	n = min(cxb_sim_wqe_txbbs(ctrl), sq->announced - idx);
 	sq->done = idx + n;
+	sq->tail_unsig = !(ctrl->srcrb_flags &
+			   cpu_to_be32(MLX4_WQE_CTRL_CQ_UPDATE));
 
 	ds = cxb_sim_wqe_ds(ctrl);
 	op = cxb_sim_wqe_opcode(ctrl);
@@ -881,7 +883,9 @@ static bool cxb_sim_mlx4_wqe_posted(struct cxb_sim_sq *sq, u32 idx)
 	       cxb_sim_wqe_plausible(sq, idx, &ctrl);
 }
 
-/* A WQE posted, no doorbell announced it, the queue idle. Seen so long
+/* A WQE posted, no doorbell announced it, the queue idle; or the queue
+ * idle after a WQE that asks for no CQE, which leaves the WQEs since the
+ * last CQE uncompleted forever. Seen so long
  * enough (cxb_sim_stranded_due()) it is ready: returns true (@confirm
  * false); with @confirm it is counted. Caller holds sq->lock.
  */
@@ -890,11 +894,17 @@ static bool cxb_sim_sq_check_stranded(struct cxb_sim_sq *sq, bool confirm)
 	unsigned long idle = msecs_to_jiffies(CXB_SIM_STRANDED_IDLE_MS);
 	u32 idx = sq->announced;
 
+	bool posted;
+
 	/* a paused engine holds WQEs back: its queue is not idle */
 	if (sq->dead || sq->paused || sq->error || sq->done != idx ||
-	    time_before(jiffies, sq->last_active + idle) ||
-	    !(sq->gen == CXB_GEN_CX5 ? cxb_sim_mlx5_wqe_posted(sq, idx) :
-				       cxb_sim_mlx4_wqe_posted(sq, idx))) {
+	    time_before(jiffies, sq->last_active + idle)) {
+		sq->stranded_cand = false;
+		return false;
+	}
+	posted = sq->gen == CXB_GEN_CX5 ? cxb_sim_mlx5_wqe_posted(sq, idx) :
+					  cxb_sim_mlx4_wqe_posted(sq, idx);
+	if (!posted && !sq->tail_unsig) {
 		sq->stranded_cand = false;
 		return false;
 	}
@@ -905,6 +915,12 @@ static bool cxb_sim_sq_check_stranded(struct cxb_sim_sq *sq, bool confirm)
 	sq->stranded_seen = true;
 	sq->stranded_idx = idx;
 	cxb_sim_inc(sq->port, CXB_SIM_C_STRANDED);
+	if (!posted) {
+		dev_info_ratelimited(&sq->port->cadev.adev.dev,
+				     "SQ %#x: WQEs up to %u executed, the last asks for no CQE\n",
+				     sq->qpn, idx);
+		return false;
+	}
 	/* CQEs the driver has not consumed yet: its completion handler, which
 	 * rings what doorbell avoidance deferred, has not run.
 	 */

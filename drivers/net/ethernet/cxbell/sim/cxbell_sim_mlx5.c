@@ -363,6 +363,7 @@ void cxb_sim_mlx5_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
 		return;
 	}
 	sq->done = idx + n;
+	sq->tail_unsig = !(ctrl->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE);
 	if (n > 1 &&
 	    cxb_sim_dma_read(port, cxb_sim_mlx5_addr(sq, idx + 1),
 			     sq->wqe.b + CXB_MLX5_WQEBB_SIZE,
