@@ -14,7 +14,7 @@
  *                               dma_ns, dma_calls
  *   cxbell_sim<ID>/port<P>/<counter>  read-only u64 counters
  *   cxbell_sim<ID>/port<P>/pause  802.3x pause, Y/N (rw, kstrtobool
- *                               input; default Y), see cxbell_sim.h
+ *                               input; default Y), Documentation/sim.rst
  *   cxbell_sim<ID>/cable        Y: the ports are cabled (default), N:
  *                               unplugged, no link (rw, kstrtobool)
  *   cxbell_sim<ID>/fault/       adapter fault knobs (rw, decimal):
