@@ -24,7 +24,7 @@ install: modules
 # The benchmark (tools/testing/cxbell/bench/run; BENCH_ARGS=--full etc.):
 # installs what it needs, builds, boots the VM, prints the tables.
 bench:
-	bash $(CURDIR)/scripts/install-deps.sh
+	bash $(CURDIR)/scripts/install-deps.sh bench
 	$(MAKE) -C $(CURDIR) modules
 	$(CURDIR)/tools/testing/cxbell/bench/run $(BENCH_ARGS)
 

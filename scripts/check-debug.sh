@@ -54,7 +54,7 @@ finish() {
 	exit $?
 }
 
-if ! bash "$top/scripts/install-deps.sh" >/dev/null; then
+if ! bash "$top/scripts/install-deps.sh" debug >/dev/null; then
 	fail install-deps
 	finish
 fi

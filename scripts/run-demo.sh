@@ -3,7 +3,8 @@
 #
 # THE demo command (README):  bash scripts/run-demo.sh [--icount] [COUNT [ENGINE...]]
 #
-# Installs what is missing, builds cxbell.ko and cxbell_sim.ko, boots the
+# Installs what is missing (scripts/install-deps.sh demo: the build and
+# the VM only), builds cxbell.ko and cxbell_sim.ko, boots the
 # test VM (QEMU, TCG) and runs tools/testing/cxbell/demo/pktgen-demo.sh in
 # it: a simulated ConnectX-3 with two ports cabled back to back, pktgen on
 # port 0 with 60-byte packets and burst 1, 2, 8, 32, 64, and a table of
@@ -25,7 +26,7 @@ if [ "${1:-}" = --icount ]; then
 	shift
 fi
 
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh demo
 echo "cxbell: building"
 make -s
 echo "cxbell: booting the VM"

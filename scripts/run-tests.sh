@@ -3,7 +3,7 @@
 #
 # THE test command (README, .ci/run):  bash scripts/run-tests.sh
 #
-# Installs what is missing (scripts/install-deps.sh), then runs the whole
+# Installs what is missing (scripts/install-deps.sh test), then runs the whole
 # suite with tools/testing/cxbell/run-tests: checkpatch, the build (make),
 # host unit tests if present, the VM tests in one QEMU boot, then the
 # tests of the QEMU ConnectX-3 model (tests/cx3-*.sh) in a second boot,
@@ -17,7 +17,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 
-if ! bash scripts/install-deps.sh; then
+if ! bash scripts/install-deps.sh test; then
 	echo "FAIL install-deps"
 	echo "0 passed, 1 failed, 0 skipped"
 	exit 1

@@ -20,9 +20,13 @@
 #     the ring size, 1024/1024 kept
 #   blueflame on a port without BlueFlame registers: skipped, the sim
 #     always has them.
+#   the sim's Y/N debugfs knobs port1/pause and cable (kstrtobool input),
+#     from Y: "maybe", "2", "\n", 5000 digits, 4 KiB of letters -> the
+#     write(2) fails with "Invalid argument", Y kept; "off\n" reads N and
+#     "1" Y again; "n" and "Yes\n" likewise for the cable.
 . /cxbell/lib.sh
 
-ktap_plan 20
+ktap_plan 29
 no_ipv6
 
 setup()
@@ -169,6 +173,30 @@ ring_reject()
 	return $rc
 }
 
+# yn_reject FILE DATA: the write fails with EINVAL, FILE still reads Y
+yn_reject()
+{
+	if err=$(cxb_write "$1" "$2"); then
+		ktap_diag "write of '$(printf '%s' "$2" | head -c 40)' to $1 accepted"
+		ktap_diag "${1##*/} now $(cat "$1")"
+		return 1
+	fi
+	ktap_diag "write failed: $err"
+	rc=0
+	eq "$err" "Invalid argument" "errno text" || rc=1
+	eq "$(cat "$1")" Y "${1##*/} after the rejected write" || rc=1
+	return $rc
+}
+
+# yn_accept FILE OFF ON: writing OFF reads N, then ON reads Y
+yn_accept()
+{
+	err=$(cxb_write "$1" "$2") || { ktap_diag "write of '$2' failed: $err"; return 1; }
+	eq "$(cat "$1")" N "${1##*/} after '$2'" || return 1
+	err=$(cxb_write "$1" "$3") || { ktap_diag "write of '$3' failed: $err"; return 1; }
+	eq "$(cat "$1")" Y "${1##*/} after '$3'"
+}
+
 teardown()
 {
 	cxb_del 1 || return 1
@@ -208,5 +236,21 @@ ktap_ok rings_reject_tx_100 ring_reject tx 100
 ktap_ok rings_reject_rx_16384 ring_reject rx 16384
 ktap_skip blueflame_on_without_bf_eopnotsupp \
 	"the sim always has BlueFlame registers (no port without BlueFlame to test)"
+pause=$CXB_DBG/cxbell_sim1/port1/pause
+cable=$CXB_DBG/cxbell_sim1/cable
+letters=$(head -c 4096 /dev/zero | tr '\0' A)
+ktap_ok sim_pause_reject_maybe yn_reject "$pause" "maybe"
+ktap_ok sim_pause_reject_2 yn_reject "$pause" "2"
+ktap_ok sim_pause_reject_empty_line yn_reject "$pause" "
+"
+ktap_ok sim_pause_reject_5000_digits yn_reject "$pause" "$long"
+ktap_ok sim_pause_accept_off_1 yn_accept "$pause" "off
+" "1"
+ktap_ok sim_cable_reject_maybe yn_reject "$cable" "maybe"
+ktap_ok sim_cable_reject_4096_letters yn_reject "$cable" "$letters"
+ktap_ok sim_cable_reject_empty_line yn_reject "$cable" "
+"
+ktap_ok sim_cable_accept_n_yes yn_accept "$cable" "n" "Yes
+"
 ktap_ok teardown_dma_live_zero teardown
 ktap_finish

@@ -16,105 +16,10 @@
  *   cxbell_sim_rx.c       receive side: RSS, RX buffers, RX CQEs
  *   cxbell_sim_pkt.c      header parsing, checksums, RSS hash
  *   cxbell_sim_debugfs.c  counters and debugfs
- *   cxbell_sim_mlx5.c     cx5 adapters: mlx5 send queues (see there); the
- *                         rest of this comment describes cx3 send queues
+ *   cxbell_sim_mlx5.c     cx5 adapters: mlx5 send queues (see there)
  *
- * Register pages. Each port owns CXB_SIM_MAX_CHANNELS * CXB_SIM_UAR_PER_CH
- * UAR pages, each followed by its BlueFlame page. A UAR page belongs to at
- * most one send queue and one CQ of its channel, so concurrent writers
- * never share a register:
- *   UAR page + CXB_MLX4_SEND_DB (0x14)  send doorbell, be32(qpn << 8), 4 bytes
- *   UAR page + CXB_MLX4_CQ_DB   (0x20)  CQ doorbell (arm), 2 x be32, 8 bytes
- *   BF page  + 0x800, + 0x900           BlueFlame buffers, 256 bytes each
- * The pages are ordinary kernel memory handed out as __iomem; the model
- * reads the written value back from the page when the core reports the
- * write.
+ * Registers, BlueFlame, WQE formats, PCIe model, pause: Documentation/sim.rst.
  *
- * Send doorbell: the device fetches forward from the last WQE it knows of
- * over the WQEs it owns (cxbell_sim_engine.c).
- *
- * BlueFlame write (wqe/mlx4.h): a whole WQE, cxb_mlx4_bf_len(DS) bytes at
- * the start of either buffer, its ctrl carrying bf_qpn = qpn << 8 | DS and
- * its ring index in owner_opcode bits 8..23. It is counted in bf_writes
- * (not doorbells) and works as a doorbell that stops at the carried WQE:
- * the device fetches the WQEs before it from ring memory and takes the
- * carried one from the write, without reading it. Checks, each a
- * violation:
- *   - the QPN is that of the send queue owning the BF page, the length is
- *     the WQE's whole TXBBs, the carried ctrl is a valid owned WQE, the
- *     index lies past the WQEs already announced and the WQEs before it
- *     are owned and end right at it;
- *   - eligibility, also counted in bf_ineligible: the WQE fits the buffer
- *     (CXB_SIM_BF_SIZE), does not reach past the ring end, and ends the
- *     burst (the TXBB after it is not owned by the device at the write);
- *   - the carried copy equals the WQE's DS * 16 bytes in ring memory, also
- *     counted in bf_mismatch (the device executes the carried copy).
- * A write whose copy cannot be used (bad length, index or ctrl, too large,
- * reaching past the ring end) acts as a plain send doorbell. The carried
- * copy is kept until the WQE is executed, in a queue of
- * CXB_SIM_BF_PENDING copies per send queue (deferred engine: when it is
- * full, the engine runs in the write's context until one is consumed).
- *
- * Send WQE segments: after the control segment, within DS * 16 bytes, a
- * segment whose first dword has bit 31 set is an inline segment of that
- * many bytes (nonzero, not crossing a 64-byte boundary or DS; the next
- * segment starts at ALIGN(offset + 4 + length, 16)), anything else a
- * 16-byte pointer data segment. Inline bytes are gathered from the WQE as
- * fetched; a WQE with at least one inline segment counts in inline_wqes.
- *
- * PCIe model. Every device access is one transaction, counted per port:
- *   MMIO write of N bytes (doorbell, CQ arm, BlueFlame): one posted TLP,
- *     N payload bytes in pcie_mmio_bytes.
- *   DMA read of N bytes: one read-request TLP plus ceil(N / 256)
- *     completion TLPs (max payload 256), N payload bytes in the class
- *     counter (pcie_desc_read_bytes, pcie_data_read_bytes,
- *     pcie_db_read_bytes).
- *   DMA write of N bytes: ceil(N / 256) posted TLPs, N payload bytes in
- *     the class counter (pcie_cqe_write_bytes, pcie_data_write_bytes).
- *   Each TLP costs CXB_SIM_TLP_OVERHEAD = 24 bytes (16 header, 8 sequence
- *   number, LCRC and framing), summed in pcie_tlp_overhead_bytes.
- * Send WQEs are fetched in TXBB units: on a doorbell the device reads the
- * first TXBB (64 bytes) of each WQE it finds owned, and the TXBB after the
- * last one (to see it is not owned yet); executing a WQE reads its other
- * TXBBs. A BlueFlame write is one MMIO write of its length; the device
- * reads the first TXBB of each WQE before the carried one, not the TXBB
- * after it, and nothing of the carried WQE. Inline data travels with the
- * descriptor bytes: no data read for it. A receive WQE is one 16-byte
- * read. Doorbell records (RQ producer, CQ consumer) are read only when the
- * cached copy says the ring is empty (RQ) or full (CQ). A CQE is one
- * 32-byte write, a frame one write of its length.
- *
- * Link-level flow control (802.3x global pause). Each port has a debugfs
- * bool "pause" (rw, default on, as mlx4_en's rx_pause/tx_pause): with it
- * on, the port sends PAUSE when a frame finds no posted receive WQE on the
- * RQ it is steered to, so the cable is lossless. The sender honours it
- * whatever its own setting (the model keeps one switch per port, the
- * receiver's). The sending queue's engine stops at that frame: the frame
- * stays in the port's transmit buffer (its WQE was read, counted once),
- * the WQE gets no CQE, and no later WQE of the queue is executed; they
- * stay announced, and doorbells keep announcing. The sender counts
- * tx_paused and the receiver rx_pause, once per stop. The device does not
- * see host memory, so the stopped engines of a port try their frames
- * again (re-reading the RQ producer record) when:
- *   - the receiving port's driver writes any register (its CQ arm at the
- *     end of a NAPI poll is the usual one);
- *   - the sending port's pause timer expires, every CXB_SIM_PAUSE_RETRY_US
- *     while one of its engines is stopped (a soft hrtimer);
- *   - the receiver turns pause off, loses an RQ or closes, or the sender
- *     closes.
- * The inline engine does that in the trigger's context, fairly: the held
- * frames of all the port's stopped queues are tried first, in an order
- * that rotates, then the queues whose frame left run on. The deferred
- * engine queues the work items. A queue's own doorbells do not resume it.
- * Each try delivers the frame, drops it (rx_dropped: pause off, frame too
- * long, RQ gone, ...) or discards it (tx_discarded: either port closed or
- * no RQ at all), or stops again (not counted again). Then the WQE is
- * completed and the engine goes on. With pause off at the receiver a
- * frame without a receive WQE is dropped. The stranded detector skips a
- * stopped queue; destroying it drops the held frame with the unexecuted
- * WQEs. A BlueFlame copy that finds the copy queue full while the engine
- * is stopped is not kept: its WQE is fetched from ring memory (it was
- * checked equal), as a doorbell would.
  * Locks: the sender's SQ lock, then the receiver's RQ lock, never the other
  * way; resume triggers of the receiver hold none of its locks.
  */

@@ -14,7 +14,7 @@
  *                               dma_ns, dma_calls
  *   cxbell_sim<ID>/port<P>/<counter>  read-only u64 counters
  *   cxbell_sim<ID>/port<P>/pause  802.3x pause, Y/N (rw, kstrtobool
- *                               input; default Y), see cxbell_sim.h
+ *                               input; default Y), Documentation/sim.rst
  *   cxbell_sim<ID>/cable        Y: the ports are cabled (default), N:
  *                               unplugged, no link (rw, kstrtobool)
  *   cxbell_sim<ID>/fault/       adapter fault knobs (rw, decimal):
@@ -277,18 +277,13 @@ static ssize_t cxb_sim_pause_write(struct file *file,
 				   loff_t *ppos)
 {
 	struct cxb_sim_port *port = file->private_data;
-	char buf[8];
 	bool on;
+	int err;
 
-	if (*ppos || !count || count >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
-	if (kstrtobool(strim(buf), &on))
-		return -EINVAL;
+	err = kstrtobool_from_user(ubuf, count, &on);
+	if (err)
+		return err;
 	cxb_sim_port_set_pause(port, on);
-	*ppos += count;
 	return count;
 }
 
@@ -382,18 +377,13 @@ static ssize_t cxb_sim_cable_write(struct file *file,
 				   loff_t *ppos)
 {
 	struct cxb_sim_adapter *ad = file->private_data;
-	char buf[8];
 	bool in;
+	int err;
 
-	if (*ppos || !count || count >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
-	if (kstrtobool(strim(buf), &in))
-		return -EINVAL;
+	err = kstrtobool_from_user(ubuf, count, &in);
+	if (err)
+		return err;
 	cxb_sim_set_cable(ad, in);
-	*ppos += count;
 	return count;
 }
 

@@ -20,11 +20,11 @@
  * the driver's xmit context, which must not sleep, and is not re-entered.
  * Interrupts are moderated per pass: one per CQ written to.
  *
- * Link-level pause (cxbell_sim.h): when the peer pushes a frame back the
- * engine stops (@paused) with the frame held in @frame and its WQE not
- * completed. Nothing is executed until a try of the held frame gets past
- * the peer: on a resume trigger (a register write of the peer's driver,
- * the retry timer, peer state changes), never on the queue's own
+ * Link-level pause (Documentation/sim.rst): when the peer pushes a frame
+ * back the engine stops (@paused) with the frame held in @frame and its
+ * WQE not completed. Nothing is executed until a try of the held frame
+ * gets past the peer: on a resume trigger (a register write of the peer's
+ * driver, the retry timer, peer state changes), never on the queue's own
  * doorbells, which only announce. A resume trigger takes the SQ lock with
  * no lock of the receiving port held.
  */

@@ -27,8 +27,9 @@
  * fm_ce_se gets one 64-byte CQE once its last frame left, byte_cnt the
  * bytes of all its frames.
  *
- * Link-level pause works as for cx3 (cxbell_sim.h), per frame: a paused
- * multi-packet WQE goes on with its next packet once the held frame left.
+ * Link-level pause works as for cx3 (Documentation/sim.rst), per frame: a
+ * paused multi-packet WQE goes on with its next packet once the held frame
+ * left.
  *
  * Stranded detector (model checks, no device reads): after
  * CXB_SIM_STRANDED_IDLE_MS without doorbell or progress, the queue is

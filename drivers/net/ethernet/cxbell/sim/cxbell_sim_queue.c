@@ -8,7 +8,7 @@
  * and with interrupts off, also in hard-IRQ context (netpoll). link_up: any
  * context.
  *
- * Register page layout (see cxbell_sim.h): UAR page u of a port is at
+ * Register page layout (Documentation/sim.rst): UAR page u of a port is at
  * regs + 2 * u * PAGE_SIZE, its BlueFlame page right after it; UAR pages
  * u = ch * CXB_SIM_UAR_PER_CH .. + CXB_SIM_UAR_PER_CH - 1 belong to channel
  * ch. Each SQ and each CQ gets a UAR page of its channel to itself.

@@ -11,7 +11,7 @@
  *
  * A frame that finds no receive WQE is dropped, or, with the port's
  * pause on, pushed back (CXB_SIM_RX_PAUSE): the sender keeps it and
- * tries again later (cxbell_sim.h, link-level flow control).
+ * tries again later (Documentation/sim.rst, link-level flow control).
  *
  * Faults (port fault/ knobs): the next N completions may be error CQEs
  * (rx_err_cqe) or flag a bad FCS (rx_bad_fcs); either way the frame is
