@@ -14,6 +14,8 @@ export DEBIAN_FRONTEND=noninteractive
 pkgs=(make gcc libc6-dev qemu-system-x86 busybox-static ethtool iproute2
       kmod cpio sparse linux-source dwarves xz-utils gzip perl bc python3
       coreutils findutils procps gnuplot-nox linux-perf dkms xdp-tools
+      # the Debian 13 kernel's zstd payload (vm-run's PVH boot of 6.12)
+      zstd
       # building the debug kernel of scripts/check-debug.sh
       bison flex libelf-dev libssl-dev util-linux)
 # building the QEMU that carries the ConnectX-3 model (vm-run --cx3): its
