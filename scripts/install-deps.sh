@@ -11,7 +11,8 @@
 #          and the VM (QEMU, busybox-static, ethtool, iproute2, kmod,
 #          cpio, gzip, xz-utils)
 #   test   scripts/run-tests.sh: demo, plus checkpatch's perl and
-#          linux-source, sparse, python3 (host unit tests), dkms, xdp-tools
+#          linux-source, sparse, python3 (host unit tests), dkms, xdp-tools,
+#          zstd (the 6.12 tier's kernel)
 #          (the XDP tests) and what building the QEMU ConnectX-3 model
 #          needs (tools/testing/cxbell/qemu/build.sh --deps)
 #   bench  make bench: demo, plus linux-source (the kernel's pktgen
@@ -36,7 +37,8 @@ esac
 
 demo=(make gcc libc6-dev qemu-system-x86 busybox-static ethtool iproute2
       kmod cpio xz-utils gzip coreutils findutils procps)
-test=(perl linux-source sparse python3 dkms xdp-tools)
+# zstd: the Debian 13 kernel's payload (vm-run's PVH boot of 6.12)
+test=(perl linux-source sparse python3 dkms xdp-tools zstd)
 bench=(linux-source python3 gnuplot-nox linux-perf gdb xdp-tools)
 # building the debug kernel of scripts/check-debug.sh
 debug=(bison flex libelf-dev libssl-dev bc dwarves util-linux)

@@ -9,7 +9,8 @@
 # tests of the QEMU ConnectX-3 model (tests/cx3-*.sh) in a second boot,
 # after building that QEMU (tools/testing/cxbell/qemu/build.sh: about
 # 7 min on a fresh machine, cached in /var/cache/cxbell after). Options
-# are passed to run-tests (e.g. -v, or test names). The last line printed
+# are passed to run-tests (e.g. -v, test names, or --kernel 6.12: boot
+# Debian 13's kernel instead of 6.1, the default). The last line printed
 # is "N passed, N failed, N skipped"; the exit status is nonzero iff a
 # test failed.
 set -uo pipefail

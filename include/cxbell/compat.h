@@ -28,4 +28,27 @@
 #define CXB_BUS_CONST
 #endif
 
+/* 6.3: a device says which XDP actions it supports, and one without
+ * NETDEV_XDP_ACT_NDO_XMIT refuses the frames redirected to it (devmap).
+ * Before, every device with ndo_xdp_xmit took them.
+ */
+#ifdef CXB_HAVE_XDP_FEATURES
+#include <net/xdp.h>
+
+static inline void cxb_set_xdp_features(struct net_device *dev, bool ndo_xmit)
+{
+	xdp_features_t f = NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT;
+
+	if (ndo_xmit)
+		f |= NETDEV_XDP_ACT_NDO_XMIT;
+	xdp_set_features_flag(dev, f);
+}
+#else
+struct net_device;
+
+static inline void cxb_set_xdp_features(struct net_device *dev, bool ndo_xmit)
+{
+}
+#endif
+
 #endif /* _CXBELL_COMPAT_H */

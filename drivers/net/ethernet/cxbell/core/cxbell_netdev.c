@@ -1079,6 +1079,8 @@ int cxb_netdev_create(struct cxb_adev *cadev)
 	dev->max_mtu = cadev->max_mtu;
 	dev->watchdog_timeo = 5 * HZ;
 	eth_hw_addr_set(dev, cadev->mac);
+	/* redirects to the port need its XDP send queues */
+	cxb_set_xdp_features(dev, priv->has_xdpsq);
 
 	/* A device model that watches MMIO hears of every write from now */
 	if (cadev->ops->mmio_notify)
