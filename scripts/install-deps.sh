@@ -11,9 +11,9 @@
 #          and the VM (QEMU, busybox-static, ethtool, iproute2, kmod,
 #          cpio, gzip, xz-utils)
 #   test   scripts/run-tests.sh: demo, plus checkpatch's perl and
-#          linux-source, sparse, python3 (host unit tests), dkms, xdp-tools,
-#          zstd (the 6.12 tier's kernel)
-#          (the XDP tests) and what building the QEMU ConnectX-3 model
+#          linux-source, sparse, python3 (host unit tests), dkms, xdp-tools
+#          (the XDP tests), zstd (the 6.12 tier's kernel) and what building
+#          the QEMU ConnectX-3 model
 #          needs (tools/testing/cxbell/qemu/build.sh --deps)
 #   bench  make bench: demo, plus linux-source (the kernel's pktgen
 #          scripts), python3, gnuplot-nox, linux-perf (the profile), gdb
