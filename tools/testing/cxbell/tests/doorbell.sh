@@ -13,6 +13,7 @@
 #   peer rx_packets == SENT == tx_packets    (the cable is lossless)
 #   SENT == COUNT                            (inline engine)
 #   sim port0 doorbells == tx_doorbells, sim bf_writes == tx_blueflame
+#   sim nop_wqes == tx_nop                   (deferrals' CQE requests)
 #   sim bf_ineligible == 0, bf_mismatch == 0 (every BF post eligible)
 #   sim violations == 0, stranded == 0       (both ports, after 300 ms idle)
 #   tx_packets == (tx_doorbells - tx_doorbell_by_completion - tx_doorbell_kick)
@@ -88,6 +89,7 @@ traffic()
 	eq "$tx" "$sent" "tx_packets vs sent" || rc=1
 	eq "$sdb" "$db" "sim doorbells vs tx_doorbells" || rc=1
 	eq "$sbf" "$bf" "sim bf_writes vs tx_blueflame" || rc=1
+	eq "$(pair_d s0_nop_wqes)" "$(pair_d d_tx_nop)" "sim nop_wqes vs tx_nop" || rc=1
 	pair_sim_zero bf_ineligible bf_mismatch violations stranded || rc=1
 	eq "$tx" $((db - bc - kk + bf + xm + dfr)) \
 		"tx_packets vs (doorbells - by_completion - kick) + blueflame + xmit_more + deferred" ||

@@ -18,17 +18,20 @@
 #     packet may be left owned in the ring:
 #       sent == 61 + 2 + 3, tx_dropped == 1, sim dma_map_failed == 1
 #       tx_packets == sim tx_frames == peer rx_packets == 65
-#       sim violations == 0, stranded == 0, nop_wqes == 1,
+#       sim violations == 0, stranded == 0, nop_wqes == tx_nop == 1,
 #       wqes_fetched == 66, and the doorbell identity of doorbell.sh
 #       with the drop's doorbell (cxbell.rst: counted in tx_doorbells):
 #       tx_packets + 1 == (tx_doorbells - tx_doorbell_by_completion)
 #                     + tx_blueflame + tx_xmit_more + tx_doorbell_deferred
 #   wrap_nop_map_fail_bf_opt1: the same with blueflame on and doorbell
-#     avoidance (doorbell_opt 1): the same counts, no bf_ineligible
+#     avoidance (doorbell_opt 1): the same counts, no bf_ineligible,
+#     except that a doorbell announcing deferred WQEs (which ask for no
+#     CQE) posts a NOP that does: sim nop_wqes == tx_nop >= 1,
+#     wqes_fetched == 65 + tx_nop
 #   wrap_nop_nec (blueflame off, doorbell_opt 0): from prod 0, 63 1-TXBB
 #     packets, then one 2-TXBB packet: a NOP pads index 63, the WQE goes
 #     to index 0:
-#       sim nop_wqes == 1, nop_without_nec == 0 (mlx4_ib set
+#       sim nop_wqes == tx_nop == 1, nop_without_nec == 0 (mlx4_ib set
 #       MLX4_WQE_CTRL_NEC on its NOPs: no error completion for them)
 #       sent == tx_packets == sim tx_frames == peer rx_packets == 64
 #       sim violations == 0, stranded == 0
@@ -129,7 +132,8 @@ wrap_nop_map_fail()
 		"tx_dropped $(pair_d d_tx_dropped) sim tx_frames $(pair_d s0_tx_frames)" \
 		"wqes_fetched $(pair_d s0_wqes_fetched) peer rx $(pair_d r_rx_packets)" \
 		"map failed $((a_failed - b_failed))" \
-		"violations $(pair_d s0_violations) stranded $(pair_d s0_stranded)"
+		"violations $(pair_d s0_violations) stranded $(pair_d s0_stranded)" \
+		"nop_wqes $(pair_d s0_nop_wqes) tx_nop $(pair_d d_tx_nop)"
 	rc=0
 	eq "$sent" 66 "pktgen sent" || rc=1
 	eq "$((a_failed - b_failed))" 1 "sim dma_map_failed" || rc=1
@@ -139,8 +143,13 @@ wrap_nop_map_fail()
 	eq "$(pair_d s0_tx_frames)" 65 "sim tx_frames" || rc=1
 	eq "$(pair_d r_rx_packets)" 65 "peer rx_packets" || rc=1
 	pair_sim_zero violations stranded bf_ineligible bf_mismatch || rc=1
-	eq "$(pair_d s0_nop_wqes)" 1 "sim nop_wqes" || rc=1
-	eq "$(pair_d s0_wqes_fetched)" 66 "sim wqes_fetched" || rc=1
+	# The drop's NOP, and with doorbell avoidance one more each time a
+	# doorbell announced deferred WQEs, which ask for no CQE.
+	nops=$(pair_d d_tx_nop)
+	[ "${2:-0}" = 0 ] && { eq "$nops" 1 "tx_nop" || rc=1; }
+	[ "$nops" -ge 1 ] || { ktap_diag "tx_nop: got $nops, want >= 1"; rc=1; }
+	eq "$(pair_d s0_nop_wqes)" "$nops" "sim nop_wqes vs tx_nop" || rc=1
+	eq "$(pair_d s0_wqes_fetched)" $((65 + nops)) "sim wqes_fetched vs 65 + tx_nop" || rc=1
 	# The drop that ended the burst rang once, for the packet before it
 	# and the NOP.
 	eq $(($(pair_d d_tx_packets) + 1)) $(($(pair_d d_tx_doorbells) -
@@ -167,6 +176,7 @@ wrap_nop_nec()
 		"nop_without_nec $(pair_d s0_nop_without_nec) peer rx $(pair_d r_rx_packets)"
 	rc=0
 	eq "$(pair_d s0_nop_wqes)" 1 "sim nop_wqes" || rc=1
+	eq "$(pair_d d_tx_nop)" 1 "tx_nop" || rc=1
 	eq "$(pair_d s0_nop_without_nec)" 0 "sim nop_without_nec" || rc=1
 	eq "$sent" 64 "pktgen sent" || rc=1
 	for c in d_tx_packets s0_tx_frames r_rx_packets; do

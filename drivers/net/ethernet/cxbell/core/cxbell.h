@@ -123,6 +123,7 @@ struct cxb_tx_xstats {
 	u64 dropped;
 	u64 doorbell_flushed;		/* avoidance turned off */
 	u64 doorbell_kick;		/* rung by the stall watch */
+	u64 nop;			/* cx3: NOP WQEs posted */
 };
 
 /* The send completion handler's, under cstats_sync */

@@ -28,6 +28,7 @@ static const struct cxb_stat_desc cxb_tx_stats_desc[] = {
 	CXB_TX_CSTAT(doorbell_by_completion),
 	CXB_TX_XSTAT(doorbell_forced),
 	CXB_TX_XSTAT(doorbell_kick),
+	CXB_TX_XSTAT(nop),
 	CXB_TX_XSTAT(queue_stopped),
 	CXB_TX_CSTAT(wake_queue),
 	CXB_TX_XSTAT(dropped),

@@ -150,6 +150,9 @@ noinline void cxb_mlx4_tx_sign_tail(struct cxb_tx_ring *ring)
 	smp_store_release(&ring->prod, prod);
 	/* see above */
 	smp_store_release(&ring->prod_sig, prod);
+	u64_stats_update_begin(&ring->xstats_sync);
+	ring->xstats.nop++;
+	u64_stats_update_end(&ring->xstats_sync);
 }
 
 /* A burst ended on a packet that was dropped: what it posted must still
@@ -238,6 +241,9 @@ netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	if (unlikely(pad)) {
 		cxb_tx_post_nop(ring, prod, pad, 0);
 		prod += pad;
+		u64_stats_update_begin(&ring->xstats_sync);
+		ring->xstats.nop += pad;
+		u64_stats_update_end(&ring->xstats_sync);
 	}
 	info->skb = skb;
 	info->nr_txbb = nr_txbb;
@@ -316,9 +322,12 @@ netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
 			ring->xstats.xmit_more++;
 		} else if (!cxb_tx_defer_doorbell(ring, CXB_GEN_CX3)) {
 			/* A completion came in between: ring here, for a
-			 * WQE that asks for no CQE.
+			 * WQE that asks for no CQE (the NOP is counted in an
+			 * update of its own).
 			 */
+			u64_stats_update_end(&ring->xstats_sync);
 			cxb_mlx4_tx_sign_tail(ring);
+			u64_stats_update_begin(&ring->xstats_sync);
 			send_db = true;
 		}
 	}
