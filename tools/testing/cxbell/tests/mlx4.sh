@@ -11,15 +11,6 @@
 
 ktap_plan 7
 N=10
-cases="mlx4_core_loads modinfo_depends_mlx4_core load_register_unload_x$N
-	core_after_backend_x$N next_to_mlx4_en mlx4_core_unloads dmesg_clean"
-
-if why=$(cxb_mlx4_unsupported); then
-	for c in $cases; do
-		ktap_skip "$c" "$why"
-	done
-	ktap_finish
-fi
 
 loaded() { [ -d "/sys/module/$1" ]; }
 
