@@ -3,7 +3,8 @@
 # cxbell_mlx4 against the stock mlx4_core of the Debian kernel, without a
 # ConnectX card: mlx4_core loads and probes nothing, cxbell_mlx4 loads (all
 # its mlx4_core symbols resolve, it holds mlx4_core), registers its
-# mlx4_interface, offers no port and unloads cleanly - N times, in both
+# mlx4_interface (up to 6.4; its auxiliary driver from 6.5), offers no
+# port and unloads cleanly - N times, in both
 # orders with the cxbell core, and next to mlx4_en (both are Ethernet
 # clients of mlx4_core). Every case also fails on a bad kernel log line
 # (lib.sh); unresolved symbols and mlx4 errors are checked explicitly.
