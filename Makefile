@@ -5,6 +5,8 @@
 #   make                 build against the kernel picked by scripts/kver.sh
 #   make C=1 W=1         same, with sparse and extra warnings
 #   make KDIR=/path      build against another kernel tree
+#   make CXBELL_MLX4=n   leave cxbell_mlx4 out (a kernel without
+#                        mlx4_core is an error otherwise)
 #   make install         install the modules into
 #                        /lib/modules/$(KVER)/extra and run depmod
 #                        (INSTALL_MOD_PATH=DIR: under DIR instead)

@@ -15,9 +15,8 @@
 # ls-files, untracked ones included) are copied into it, in a directory
 # of this tree's own (two trees can build at once), and built with
 # make KDIR=<the chroot's headers>. Fails if the build fails, warns or
-# does not produce cxbell.ko and cxbell_sim.ko. cxbell_mlx4 is built
-# only for kernels with the mlx4_interface client API (Linux 6.4 and
-# before, Kbuild), so not here yet.
+# does not produce cxbell.ko, cxbell_sim.ko and cxbell_mlx4.ko (the
+# ConnectX-3 backend, on mlx4_core's 6.5+ auxiliary driver API here).
 #
 #   --out DIR   copy the .ko files built into DIR (emptied first) and
 #               write DIR/env: the shell assignments CXBELL_KVER,
@@ -76,18 +75,27 @@ if [ $rc != 0 ]; then
 	echo "build-trixie: make failed ($rc)"
 	exit 1
 fi
+# The test-only fuzzer of the QEMU ConnectX-3 model (tests/cx3-fuzz.sh;
+# mkinitramfs builds it for 6.1), in the chroot's copy of the tree.
+chroot "$root" make -C "/usr/src/$hdr" \
+	M="/${src##*/}/tools/testing/cxbell/cx3fuzz" modules >>"$log" 2>&1 || {
+	cat "$log"
+	echo "build-trixie: cx3fuzz.ko failed"
+	exit 1
+}
 if grep -qE 'warning:|error:' "$log"; then
 	echo "build-trixie: the build warned"
 	exit 1
 fi
-for m in cxbell cxbell_sim; do
+for m in cxbell cxbell_sim cxbell_mlx4; do
 	[ -f "$src/drivers/net/ethernet/cxbell/$m.ko" ] ||
 		{ echo "build-trixie: no $m.ko"; exit 1; }
 done
-echo "build-trixie: cxbell.ko and cxbell_sim.ko built for $kver"
+echo "build-trixie: cxbell.ko, cxbell_sim.ko and cxbell_mlx4.ko built for $kver"
 if [ -n "$out" ]; then
 	rm -f "$out"/*.ko
-	cp "$src"/drivers/net/ethernet/cxbell/*.ko "$out/"
+	cp "$src"/drivers/net/ethernet/cxbell/*.ko \
+	   "$src"/tools/testing/cxbell/cx3fuzz/cx3fuzz.ko "$out/"
 	printf 'CXBELL_KVER=%q\nCXBELL_KERNEL=%q\nCXBELL_MODROOT=%q\n' \
 		"$kver" "$root/boot/vmlinuz-$kver" "$root" >"$out/env"
 	echo "build-trixie: modules in $out"

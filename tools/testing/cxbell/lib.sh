@@ -74,9 +74,6 @@
 #                                   those toggle_rounds loops at once; LOG
 #                                   gets the problems, LOG.n the rounds
 #   toggler_ok LOG [SECONDS]        the toggler finished without a problem
-#   cxb_mlx4_unsupported            print why cxbell_mlx4 cannot exist
-#                                   for this kernel and succeed, or fail
-#                                   (it can: a test that needs it runs)
 #
 # The QEMU ConnectX-3 model (vm-run --cx3; cx3stat, its counters page):
 #   cx3_ctr NAME                    one model counter (cx3stat NAME)
@@ -234,20 +231,6 @@ cxb_unload()
 		rmmod cxbell || _rc=1
 	fi
 	return $_rc
-}
-
-# cxbell_mlx4 is a client of mlx4_core's mlx4_interface API, which Linux
-# 6.5 replaced by auxiliary-bus drivers (Debian 13's 6.12): Kbuild does
-# not build it there. Only that is a reason to skip its tests: a missing
-# module on a kernel whose mlx4_core has the API is a failure.
-cxb_mlx4_unsupported()
-{
-	# (busybox modinfo succeeds for a module it does not find)
-	_m=/lib/modules/$(uname -r)
-	grep -q '/cxbell_mlx4\.ko:' "$_m/modules.dep" 2>/dev/null && return 1
-	grep -q ' symbol:mlx4_register_interface ' "$_m/modules.symbols" \
-		2>/dev/null && return 1
-	echo "cxbell_mlx4 not built for $(uname -r): its mlx4_core has no mlx4_interface (the 6.5+ auxiliary-bus client API is not supported yet)"
 }
 
 # Netdev names of adapter ID (one per line), from sysfs.
