@@ -893,7 +893,6 @@ static bool cxb_sim_sq_check_stranded(struct cxb_sim_sq *sq, bool confirm)
 {
 	unsigned long idle = msecs_to_jiffies(CXB_SIM_STRANDED_IDLE_MS);
 	u32 idx = sq->announced;
-
 	bool posted;
 
 	/* a paused engine holds WQEs back: its queue is not idle */
