@@ -2,8 +2,8 @@
 #
 # CQ moderation (ethtool -C, Documentation/cxbell.rst "Interrupt
 # moderation"): a CQ raises its completion event once FRAMES CQEs are
-# pending since its last event, or USECS after the first CQE that found
-# it armed, whichever comes first (mlx4_cq_modify(); the sim models it).
+# pending since its last event, or USECS after that event, whichever
+# comes first (mlx4_cq_modify(); the sim models it).
 # Sim adapter 1, port 0 sends COUNT 60-byte frames with pktgen (burst 1)
 # to port 1, one channel each, the sim's inline engine (every WQE runs
 # in its doorbell, so each event's NAPI poll finds exactly the CQEs
@@ -14,9 +14,10 @@
 #     down (the CQs are created with it); port 1 rx-usecs 65535
 #     rx-frames 4, set while it is up (mlx4_cq_modify() on the live CQ).
 #     An event the count raises has 8 (4) CQEs behind it; the others are
-#     counted by the sim: irqs_timer (the period ended, 65.535 ms: only if
-#     the host stalled the guest that long) and irqs_arm (an arm found
-#     CQEs waiting). So, with the CQE deltas of the run:
+#     counted by the sim: irqs_timer (the period ended, 65.535 ms: the
+#     first CQE of the run, or the host stalled the guest that long) and
+#     irqs_arm (an arm found CQEs waiting and the period over). So, with
+#     the CQE deltas of the run:
 #       port 0 irqs <= tx_cqes / 8 + sim port 0 irqs_timer + irqs_arm
 #       port 1 irqs <= rx_cqes / 4 + sim port 1 irqs_timer + irqs_arm
 #     and > 0 (the counts are printed; a driver or sim that raised an

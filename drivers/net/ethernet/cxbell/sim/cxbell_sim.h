@@ -230,15 +230,14 @@ struct cxb_sim_cq {
 	bool armed;
 	bool dead;
 	/* moderation: the event once moder_cnt CQEs are pending since the
-	 * last one, or moder_usecs after the first CQE that found the CQ
-	 * armed (moder_timer)
+	 * last one, or moder_usecs after the last one (moder_timer)
 	 */
 	u16 moder_cnt;
 	u16 moder_usecs;
 	u32 pending;		/* CQEs written since the last event */
 	struct hrtimer moder_timer;
-	/* the period runs on the device clock (cxbell_sim_cq.c): its start
-	 * on the guest's clock and on the device's
+	/* the period runs on the device clock (cxbell_sim_cq.c): its start,
+	 * the last event, on the guest's clock and on the device's
 	 */
 	u64 moder_guest0;
 	u64 moder_dev0;

@@ -14,11 +14,16 @@
  * once cq_destroy has taken the lock no handler is running or will run.
  * The handler must not call back into the backend.
  *
- * Moderation, as the QEMU ConnectX-3 model and mlx4_cq_modify() have it:
- * an armed CQ raises its event once moder_cnt CQEs are pending since the
- * last event (0: no count limit), or moder_usecs after the first CQE
- * that found it armed (0: at once), whichever comes first. An arm that
- * finds CQEs past its consumer index fires at once.
+ * Moderation, as mlx4_cq_modify() sets it and as a ConnectX counts its
+ * period by default: from the last event ("net/mlx5e: CQE based
+ * moderation" made restarting it on each CQE an option; the default
+ * restarts it on each interrupt). An armed CQ with CQEs pending raises
+ * its event once moder_cnt CQEs are pending since the last event (0: no
+ * count limit), or once moder_usecs have passed since that event (0: at
+ * once), whichever comes first. So at most one event per period comes
+ * from the timer, a CQE after a quiet period raises its event at once,
+ * and an arm that finds CQEs past its consumer index raises it at once
+ * only if the period has ended, else when it ends.
  *
  * The period runs on the device clock: the guest's clock without the
  * time the model itself ran (cxb_sim_dev_clock()). A device runs beside
@@ -76,9 +81,9 @@ bool cxb_sim_cq_room(struct cxb_sim_cq *cq)
 	return room;
 }
 
-/* Device ns since the moderation period started. The model's time is
- * summed over CPUs, so on SMP the device clock may fall behind where it
- * was: never below 0.
+/* Device ns since the moderation period started (the last event). The
+ * model's time is summed over CPUs, so on SMP the device clock may fall
+ * behind where it was: never below 0.
  */
 static u64 cxb_sim_cq_elapsed(const struct cxb_sim_cq *cq, u64 now)
 {
@@ -90,10 +95,16 @@ static u64 cxb_sim_cq_elapsed(const struct cxb_sim_cq *cq, u64 now)
 /* Caller holds cq->lock. */
 static void cxb_sim_cq_fire_locked(struct cxb_sim_cq *cq)
 {
+	u64 now;
+
 	if (cq->dead || !cq->armed)
 		return;
 	cq->armed = false;
 	cq->pending = 0;
+	/* the period restarts with the event */
+	now = ktime_get_ns();
+	cq->moder_guest0 = now;
+	cq->moder_dev0 = cxb_sim_dev_clock(now);
 	/* (from the timer itself: it is not queued, nothing to cancel) */
 	hrtimer_try_to_cancel(&cq->moder_timer);
 	/* fault: the interrupt is lost, the CQ stays disarmed */
@@ -107,41 +118,56 @@ static void cxb_sim_cq_fire_locked(struct cxb_sim_cq *cq)
 	cxb_sim_inc(cq->port, CXB_SIM_C_IRQS);
 }
 
-/* CQEs were written to @cq: its event now, or at the end of the
- * moderation period, on the device clock. Called in a pass of the model
- * (its time does not count on that clock), which sets the timer for
- * what is left of the period: with no further pass before, that is when
- * the period ends. Caller holds cq->lock.
+/* The period since the last event ended, on the device clock, or on the
+ * guest's at CXB_SIM_CLOCK_STRETCH times its length. @slack: within an
+ * eighth (the timer: the model's DMA ops take a little of the period
+ * between passes).
  */
-static void cxb_sim_cq_moderate_locked(struct cxb_sim_cq *cq)
+static bool cxb_sim_cq_period_over(const struct cxb_sim_cq *cq, u64 now,
+				   bool slack)
 {
-	u64 now, period, left;
+	u64 period = (u64)cq->moder_usecs * NSEC_PER_USEC;
+	u64 dev = cxb_sim_cq_elapsed(cq, now);
+
+	if (slack)
+		dev += dev / 7;
+	return dev >= period ||
+	       now - cq->moder_guest0 >= period * CXB_SIM_CLOCK_STRETCH;
+}
+
+/* CQEs are pending on @cq (written in a pass of the model, or found by
+ * an arm: @arm): its event now, or the timer for the end of the period.
+ * A pass's own time does not count on the device clock, so the timer
+ * set from it ends when the period does if no other pass runs before.
+ * Caller holds cq->lock.
+ */
+static void cxb_sim_cq_moderate_locked(struct cxb_sim_cq *cq, bool arm)
+{
+	u64 now, period, dev;
+	enum cxb_sim_cnt why;
 
 	if (cq->dead || !cq->armed || !cq->pending)
 		return;
+	why = arm ? CXB_SIM_C_IRQS_ARM : CXB_SIM_C_IRQS_TIMER;
 	if (!cq->moder_usecs ||
 	    (cq->moder_cnt && cq->pending >= cq->moder_cnt)) {
+		if (arm)
+			cxb_sim_inc(cq->port, why);
 		cxb_sim_cq_fire_locked(cq);
 		return;
 	}
 	now = ktime_get_ns();
-	period = (u64)cq->moder_usecs * NSEC_PER_USEC;
-	if (!hrtimer_is_queued(&cq->moder_timer)) {
-		cq->moder_guest0 = now;
-		cq->moder_dev0 = cxb_sim_dev_clock(now);
-		left = period;
-	} else {
-		u64 dev = cxb_sim_cq_elapsed(cq, now);
-
-		if (dev >= period) {
-			/* the period ended: its event, as the timer's */
-			cxb_sim_inc(cq->port, CXB_SIM_C_IRQS_TIMER);
-			cxb_sim_cq_fire_locked(cq);
-			return;
-		}
-		left = period - dev;
+	if (cxb_sim_cq_period_over(cq, now, false)) {
+		cxb_sim_inc(cq->port, why);
+		cxb_sim_cq_fire_locked(cq);
+		return;
 	}
-	hrtimer_start(&cq->moder_timer, ns_to_ktime(left), HRTIMER_MODE_REL);
+	if (hrtimer_is_queued(&cq->moder_timer))
+		return;
+	period = (u64)cq->moder_usecs * NSEC_PER_USEC;
+	dev = cxb_sim_cq_elapsed(cq, now);
+	hrtimer_start(&cq->moder_timer, ns_to_ktime(period - dev),
+		      HRTIMER_MODE_REL);
 }
 
 static void cxb_sim_cq_fire(struct cxb_sim_cq *cq)
@@ -149,15 +175,12 @@ static void cxb_sim_cq_fire(struct cxb_sim_cq *cq)
 	unsigned long flags;
 
 	spin_lock_irqsave(&cq->lock, flags);
-	cxb_sim_cq_moderate_locked(cq);
+	cxb_sim_cq_moderate_locked(cq, false);
 	spin_unlock_irqrestore(&cq->lock, flags);
 }
 
-/* The timer expired: the event if the period ended on the device clock
- * (within an eighth: the model's DMA ops take a little of it between
- * passes) and the CQ is still armed, else the timer again for the rest.
- * The period stretches to CXB_SIM_CLOCK_STRETCH times its length on the
- * guest's clock at most.
+/* The timer expired: the event if the period ended and the CQ is still
+ * armed with CQEs pending, else the timer again for the rest.
  */
 static enum hrtimer_restart cxb_sim_cq_moder_timer(struct hrtimer *t)
 {
@@ -172,10 +195,9 @@ static enum hrtimer_restart cxb_sim_cq_moder_timer(struct hrtimer *t)
 	if (hrtimer_is_queued(t) || cq->dead || !cq->armed || !cq->pending)
 		goto out;
 	now = ktime_get_ns();
-	period = (u64)cq->moder_usecs * NSEC_PER_USEC;
-	dev = cxb_sim_cq_elapsed(cq, now);
-	if (dev * 8 < period * 7 &&
-	    now - cq->moder_guest0 < period * CXB_SIM_CLOCK_STRETCH) {
+	if (!cxb_sim_cq_period_over(cq, now, true)) {
+		period = (u64)cq->moder_usecs * NSEC_PER_USEC;
+		dev = cxb_sim_cq_elapsed(cq, now);
 		hrtimer_forward_now(t, ns_to_ktime(period - dev));
 		ret = HRTIMER_RESTART;
 		goto out;
@@ -193,6 +215,9 @@ void cxb_sim_cq_moder_init(struct cxb_sim_cq *cq, u16 cnt, u16 usecs)
 	cq->moder_timer.function = cxb_sim_cq_moder_timer;
 	cq->moder_cnt = cnt;
 	cq->moder_usecs = usecs;
+	/* no event yet: the period counts from boot, long over */
+	cq->moder_guest0 = 0;
+	cq->moder_dev0 = 0;
 }
 
 /* mlx4_cq_modify(): takes effect from the next CQE on. */
@@ -316,16 +341,19 @@ int cxb_sim_cq_post64(struct cxb_sim_cq *cq, struct mlx5_cqe64 *cqe,
 }
 
 /* CQ doorbell: arm for the next completion. If completions past @ci are
- * already written, fire right away so no wakeup is lost. @sn (2 bits) must
- * be the CQ's: its initial value plus one per completion event, as
- * mlx4_core counts it (cq.c: arm_sn = 1 at creation, ++ per event); an arm
- * with another is taken for a stale one and ignored (arms_stale). That is
- * the field's purpose: a driver re-arming an armed CQ just as it fires
- * sends the old number, and the event's own poll arms it again.
+ * already written, their event is due as moderation rules it (at once if
+ * the period since the last event ended), so no wakeup is lost. @sn (2
+ * bits) must be the CQ's: its initial value plus one per completion
+ * event, as mlx4_core counts it (cq.c: arm_sn = 1 at creation, ++ per
+ * event); an arm with another is taken for a stale one and ignored
+ * (arms_stale). That is the field's purpose: a driver re-arming an armed
+ * CQ just as it fires sends the old number, and the event's own poll
+ * arms it again.
  */
 void cxb_sim_cq_arm(struct cxb_sim_cq *cq, u32 sn, u32 ci)
 {
 	unsigned long flags;
+	u32 used;
 
 	spin_lock_irqsave(&cq->lock, flags);
 	if (!cq->dead && (sn & 3) != (cq->arm_sn & 3)) {
@@ -336,10 +364,11 @@ void cxb_sim_cq_arm(struct cxb_sim_cq *cq, u32 sn, u32 ci)
 	if (!cq->dead) {
 		cq->ci = ci & CXB_MLX4_CI_MASK;
 		cq->armed = true;
-		if (cxb_sim_cq_used(cq)) {
-			cxb_sim_inc(cq->port, CXB_SIM_C_IRQS_ARM);
-			cxb_sim_cq_fire_locked(cq);
-		}
+		/* CQEs before the last event the driver left unread */
+		used = cxb_sim_cq_used(cq);
+		if (used > cq->pending)
+			cq->pending = used;
+		cxb_sim_cq_moderate_locked(cq, true);
 	}
 	spin_unlock_irqrestore(&cq->lock, flags);
 }

@@ -102,6 +102,7 @@ typedef struct CX3Cq {
 	uint16_t max_count;
 	uint16_t period;	/* microseconds */
 	uint32_t pending;	/* CQEs since the last event */
+	int64_t last_event;	/* virtual ns: the period starts there */
 	bool overrun;
 	QEMUTimer *timer;
 } CX3Cq;
@@ -258,6 +259,7 @@ static void cq_event(CX3Cq *cq)
 	timer_del(cq->timer);
 	cq->arm = 0;
 	cq->pending = 0;
+	cq->last_event = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
 	cq->sn = (cq->sn + 1) & 3;
 	if (dp_debug)
 		fprintf(stderr, "connectx3: dp: event cq 0x%x eq %u\n",
@@ -276,27 +278,41 @@ static void cq_timer(void *opaque)
 		cq_event(cq);
 }
 
-/* after a CQE (solicited or not): an event now, later, or at the arm */
-static void cq_moderate(CX3Cq *cq, bool solicited)
+/*
+ * An armed CQ with CQEs pending: its event now or when the period ends.
+ * The event is due when max_count CQEs are pending since the last event
+ * or cq_period microseconds have passed since it: the period restarts
+ * with each event, a ConnectX's default ("net/mlx5e: CQE based
+ * moderation" made restarting it on each CQE an option). A period of 0
+ * passes at once (mlx4_en's adaptive moderation sets rx_usecs 0 at low
+ * rates and expects an interrupt per packet).
+ */
+static void cq_check(CX3Cq *cq)
 {
-	cq->pending++;
-	if (!cq->arm)
+	int64_t end;
+
+	if (!cq->arm || !cq->pending)
 		return;
-	if (cq->arm == 1 && !solicited)
-		return;
-	/*
-	 * The event is due when max_count CQEs are pending or cq_period
-	 * microseconds have passed since the first: a period of 0 passes at
-	 * once (mlx4_en's adaptive moderation sets rx_usecs 0 at low rates
-	 * and expects an interrupt per packet).
-	 */
 	if (!cq->period || (cq->max_count && cq->pending >= cq->max_count)) {
 		cq_event(cq);
 		return;
 	}
-	if (cq->period && !timer_pending(cq->timer))
-		timer_mod(cq->timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
-			  (int64_t)cq->period * 1000);
+	end = cq->last_event + (int64_t)cq->period * 1000;
+	if (qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) >= end) {
+		cq_event(cq);
+		return;
+	}
+	if (!timer_pending(cq->timer))
+		timer_mod(cq->timer, end);
+}
+
+/* after a CQE (solicited or not): an event now, later, or at the arm */
+static void cq_moderate(CX3Cq *cq, bool solicited)
+{
+	cq->pending++;
+	if (cq->arm == 1 && !solicited)
+		return;
+	cq_check(cq);
 }
 
 /*
@@ -349,7 +365,7 @@ static void cq_doorbell(CX3State *s, uint32_t w0, uint32_t w1)
 	uint32_t cqn = w0 & 0xffffff;
 	uint8_t cmd = (w0 >> 24) & 3, sn = (w0 >> 28) & 3;
 	CX3Cq *cq = cq_get(s, cqn);
-	uint32_t ci = w1 & 0xffffff;
+	uint32_t ci = w1 & 0xffffff, used;
 
 	s->ctr.doorbells++;
 	s->ctr.cq_doorbells++;
@@ -371,9 +387,14 @@ static void cq_doorbell(CX3State *s, uint32_t w0, uint32_t w1)
 	/* already armed: a request for the next event keeps the stronger */
 	if (cmd > cq->arm)
 		cq->arm = cmd;
-	/* CQEs beyond the consumer index: the event is due now */
-	if (((cq->pi - ci) & 0xffffff) != 0)
-		cq_event(cq);
+	/*
+	 * CQEs beyond the consumer index (some perhaps from before the last
+	 * event): the event is due as moderation rules it
+	 */
+	used = (cq->pi - ci) & 0xffffff;
+	if (used > cq->pending)
+		cq->pending = used;
+	cq_check(cq);
 }
 
 static void cq_free(gpointer p)
@@ -407,6 +428,8 @@ static int cmd_sw2hw_cq(CX3State *s, CX3Cmd *c)
 	cq->mtt = ((uint64_t)ctx[27] << 32) | ldl_be_p(ctx + 28);
 	cq->db_rec = ldq_be_p(ctx + 56);
 	cq->sn = 1;	/* mlx4_cq_alloc: cq->arm_sn = 1 */
+	/* no event yet: the first period is long over */
+	cq->last_event = INT64_MIN / 2;
 	if (cq->log_size > 22 || ctx[24] > 20 || (cq->db_rec & 3)) {
 		cx3_violation(s, "SW2HW_CQ 0x%x: log_size %u log_page %u db 0x%"
 			      PRIx64, cqn, cq->log_size, ctx[24], cq->db_rec);
