@@ -161,12 +161,10 @@ noinline void cxb_mlx4_tx_sign_tail(struct cxb_tx_ring *ring)
  */
 static void cxb_mlx4_tx_end_burst(struct cxb_tx_ring *ring)
 {
-	cxb_mlx4_tx_sign_tail(ring);
+	/* a tail announced already was signalled by its ringer */
 	if (ring->prod == READ_ONCE(ring->prod_bell))
 		return;
-	cxb_mlx4_tx_doorbell(ring);
-	WRITE_ONCE(ring->prod_bell, ring->prod);
-	WRITE_ONCE(ring->sig_bell, ring->prod);
+	cxb_tx_ring_all_locked(ring, CXB_GEN_CX3);
 	u64_stats_update_begin(&ring->xstats_sync);
 	ring->xstats.doorbells++;
 	u64_stats_update_end(&ring->xstats_sync);

@@ -54,15 +54,6 @@ void cxb_tx_ring_init(struct cxb_tx_ring *ring)
 	ring->db_retry = false;
 }
 
-/* The doorbell of @ring's generation, off the hot paths. */
-static void cxb_tx_ring_doorbell(struct cxb_tx_ring *ring)
-{
-	if (ring->gen == CXB_GEN_CX5)
-		cxb_tx_doorbell(ring, CXB_GEN_CX5);
-	else
-		cxb_tx_doorbell(ring, CXB_GEN_CX3);
-}
-
 static inline void cxb_set_data_seg(struct mlx4_wqe_data_seg *dseg,
 				    dma_addr_t addr, u32 len, __be32 lkey)
 {
@@ -125,11 +116,10 @@ bool cxb_tx_kick_stalled(struct cxb_tx_ring *ring)
 	if (!stalled)
 		return false;
 	WRITE_ONCE(ring->db_pending, false);
-	if (ring->gen != CXB_GEN_CX5)
-		cxb_mlx4_tx_sign_tail(ring);
-	cxb_tx_ring_doorbell(ring);
-	WRITE_ONCE(ring->prod_bell, ring->prod);
-	WRITE_ONCE(ring->sig_bell, ring->prod_sig);
+	if (ring->gen == CXB_GEN_CX5)
+		cxb_tx_ring_all_locked(ring, CXB_GEN_CX5);
+	else
+		cxb_tx_ring_all_locked(ring, CXB_GEN_CX3);
 	u64_stats_update_begin(&ring->xstats_sync);
 	ring->xstats.doorbells++;
 	ring->xstats.doorbell_kick++;

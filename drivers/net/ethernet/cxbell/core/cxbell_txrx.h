@@ -241,18 +241,29 @@ static __always_inline bool cxb_tx_defer_doorbell(struct cxb_tx_ring *ring,
 	return false;
 }
 
+/* Announce every WQE posted: on cx3 the last one first made one that
+ * asks for a CQE (cxb_mlx4_tx_sign_tail()), then the doorbell, then the
+ * new prod_bell (and sig_bell: the tail is signalled now). xmit, or the
+ * queue's xmit lock held.
+ */
+static __always_inline void cxb_tx_ring_all_locked(struct cxb_tx_ring *ring,
+						   const enum cxb_gen gen)
+{
+	if (gen != CXB_GEN_CX5)
+		cxb_mlx4_tx_sign_tail(ring);
+	cxb_tx_doorbell(ring, gen);
+	WRITE_ONCE(ring->prod_bell, ring->prod);
+	if (gen != CXB_GEN_CX5)
+		WRITE_ONCE(ring->sig_bell, ring->prod);
+}
+
 /* Ring a doorbell avoidance deferred, if any. Queue xmit lock held. */
 static __always_inline bool
 cxb_tx_ring_deferred_locked(struct cxb_tx_ring *ring, const enum cxb_gen gen)
 {
 	if (!xchg(&ring->db_pending, false) || ring->prod_bell == ring->prod)
 		return false;
-	if (gen != CXB_GEN_CX5)
-		cxb_mlx4_tx_sign_tail(ring);
-	cxb_tx_doorbell(ring, gen);
-	WRITE_ONCE(ring->prod_bell, ring->prod);
-	if (gen != CXB_GEN_CX5)
-		WRITE_ONCE(ring->sig_bell, ring->prod_sig);
+	cxb_tx_ring_all_locked(ring, gen);
 	return true;
 }
 
