@@ -150,6 +150,7 @@ enum cxb_sim_cnt {
 	CXB_SIM_C_ARMS_STALE,		/* CQ arms ignored: wrong sequence number */
 	CXB_SIM_C_IRQS_TIMER,		/* interrupts the moderation period raised */
 	CXB_SIM_C_IRQS_ARM,		/* interrupts raised by an arm: CQEs waiting */
+	CXB_SIM_C_MODER_TIMER,		/* moderation hrtimer expiries (guest irqs) */
 	CXB_SIM_NR_CNT
 };
 

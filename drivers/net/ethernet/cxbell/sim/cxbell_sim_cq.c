@@ -162,8 +162,12 @@ static void cxb_sim_cq_moderate_locked(struct cxb_sim_cq *cq, bool arm)
 		cxb_sim_cq_fire_locked(cq);
 		return;
 	}
-	if (hrtimer_is_queued(&cq->moder_timer))
-		return;
+	/* Set again by every pass, for what is left of the period on the
+	 * device clock then: the timer expires only once the passes stop
+	 * (each expiry is a guest timer interrupt that no device would
+	 * cost the CPU; one that finds the period still running sets
+	 * itself again for the rest).
+	 */
 	period = (u64)cq->moder_usecs * NSEC_PER_USEC;
 	dev = cxb_sim_cq_elapsed(cq, now);
 	hrtimer_start(&cq->moder_timer, ns_to_ktime(period - dev),
@@ -191,6 +195,7 @@ static enum hrtimer_restart cxb_sim_cq_moder_timer(struct hrtimer *t)
 	u64 now, period, dev;
 
 	spin_lock_irqsave(&cq->lock, flags);
+	cxb_sim_inc(cq->port, CXB_SIM_C_MODER_TIMER);
 	/* a pass set it again while this ran: the pass's period holds */
 	if (hrtimer_is_queued(t) || cq->dead || !cq->armed || !cq->pending)
 		goto out;

@@ -85,6 +85,7 @@ static const char * const cxb_sim_cnt_names[CXB_SIM_NR_CNT] = {
 	[CXB_SIM_C_ARMS_STALE]		= "arms_stale",
 	[CXB_SIM_C_IRQS_TIMER]		= "irqs_timer",
 	[CXB_SIM_C_IRQS_ARM]		= "irqs_arm",
+	[CXB_SIM_C_MODER_TIMER]		= "moder_timer_runs",
 };
 
 static struct dentry *cxb_sim_droot;
