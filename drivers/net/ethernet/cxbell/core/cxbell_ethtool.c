@@ -69,6 +69,8 @@ static const char cxb_dev_stats_names[][ETH_GSTRING_LEN] = {
 	"rx_port_dropped",
 	"tx_recover",
 	"tx_dropped_no_ring",
+	"uc_filter_overflow",
+	"mc_filter_overflow",
 };
 
 /* tx_mpwqe is offered on CXB_GEN_CX5 ports only (the last entry). */
@@ -198,6 +200,8 @@ static void cxb_get_ethtool_stats(struct net_device *dev,
 	*data++ = cxb_port_rx_dropped(priv);
 	*data++ = READ_ONCE(priv->tx_recovers);
 	*data++ = cxb_port_tx_dropped(priv);
+	*data++ = READ_ONCE(priv->uc_filter_overflow);
+	*data++ = READ_ONCE(priv->mc_filter_overflow);
 	for (q = 0; q < nq; q++)
 		for (i = 0; i < CXB_NUM_TX_STATS; i++)
 			*data++ = cxb_stat(&tx[q], &cxb_tx_stats_desc[i]);
