@@ -38,6 +38,8 @@ static struct bus_type cxb_sim_bus;
 
 static void cxb_sim_port_free(struct cxb_sim_port *port)
 {
+	/* closed by now (or never opened): no receive path reads it */
+	kfree(rcu_dereference_protected(port->filter, true));
 	vfree(port->regs);
 	free_percpu(port->stats);
 	kfree(port);
@@ -84,6 +86,8 @@ static int cxb_sim_port_add(struct cxb_sim_adapter *ad, unsigned int index)
 	cadev->bf_size = ad->gen == CXB_GEN_CX5 ? 0 : CXB_SIM_BF_SIZE;
 	/* a channel's UAR pages have room for a second SQ and a third CQ */
 	cadev->xdp_sq = true;
+	cadev->max_uc = CXB_SIM_MAX_UC;
+	cadev->max_mc = CXB_SIM_MAX_MC;
 	cadev->mac[0] = 0x02;		/* locally administered */
 	cadev->mac[1] = 0xcb;
 	cadev->mac[2] = ad->id >> 8;

@@ -38,6 +38,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/ratelimit.h>
+#include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
@@ -85,6 +86,7 @@ static const char * const cxb_sim_cnt_names[CXB_SIM_NR_CNT] = {
 	[CXB_SIM_C_ARMS_STALE]		= "arms_stale",
 	[CXB_SIM_C_IRQS_TIMER]		= "irqs_timer",
 	[CXB_SIM_C_IRQS_ARM]		= "irqs_arm",
+	[CXB_SIM_C_RX_FILTERED]		= "rx_filtered",
 };
 
 static struct dentry *cxb_sim_droot;
@@ -395,6 +397,32 @@ static const struct file_operations cxb_sim_cable_fops = {
 	.llseek	= default_llseek,
 };
 
+/* port<P>/rx_filter: what the driver programmed, as the receive path
+ * sees it ("none" while closed)
+ */
+static int cxb_sim_rx_filter_show(struct seq_file *m, void *v)
+{
+	struct cxb_sim_port *port = m->private;
+	const struct cxb_sim_filter *f;
+	unsigned int i;
+
+	rcu_read_lock();
+	f = rcu_dereference(port->filter);
+	if (!f) {
+		seq_puts(m, "none\n");
+		goto out;
+	}
+	seq_printf(m, "promisc %d\nallmulti %d\nuc %u\nmc %u\n",
+		   f->promisc, f->allmulti, f->n_uc, f->n_mc);
+	for (i = 0; i < f->n_uc + f->n_mc; i++)
+		seq_printf(m, "%s %pM\n", i < f->n_uc ? "uc" : "mc",
+			   f->addr[i]);
+out:
+	rcu_read_unlock();
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(cxb_sim_rx_filter);
+
 void cxb_sim_debugfs_port_add(struct cxb_sim_port *port)
 {
 	char name[16];
@@ -411,6 +439,8 @@ void cxb_sim_debugfs_port_add(struct cxb_sim_port *port)
 	}
 	debugfs_create_file("pause", 0600, port->ddir, port,
 			    &cxb_sim_pause_fops);
+	debugfs_create_file("rx_filter", 0444, port->ddir, port,
+			    &cxb_sim_rx_filter_fops);
 	cxb_sim_debugfs_port_faults(port);
 }
 
