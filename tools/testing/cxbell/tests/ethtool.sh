@@ -6,9 +6,10 @@
 #          and 32 are rejected with an error message
 #   -l/-L: combined channels 1..max, default 1; 0 and max+1 rejected
 #   -S: every counter name of the spec, global and per ring
+#   -T: software transmit and receive timestamps, no hardware clock
 . /cxbell/lib.sh
 
-ktap_plan 11
+ktap_plan 12
 no_ipv6
 
 STATS="tx_packets tx_bytes tx_xmit_more tx_doorbells tx_doorbell_on_stop
@@ -23,6 +24,19 @@ setup()
 	cxb_load && cxb_new 1 2 || return 1
 	p0=$(cxb_netdev 1 0) && p1=$(cxb_netdev 1 1) || return 1
 	ip link set "$p0" up && ip link set "$p1" up
+}
+
+# ethtool -T: what ptp4l -S asks for (software-transmit among them)
+ts_info()
+{
+	_t=$(ethtool -T "$p0") || return 1
+	_rc=0
+	for _c in software-transmit software-receive software-system-clock; do
+		echo "$_t" | grep -q "^[[:space:]]*$_c" || { ktap_diag "no $_c"; _rc=1; }
+	done
+	echo "$_t" | grep -q '^PTP Hardware Clock: none' ||
+		{ ktap_diag "$(echo "$_t" | grep 'PTP Hardware Clock')"; _rc=1; }
+	return $_rc
 }
 
 # ring VALUE of "Current hardware settings" (cur) or "Pre-set maximums" (max)
@@ -166,5 +180,6 @@ ktap_ok channels_set_1_to_max channels_set
 ktap_ok channels_reject_0_and_max_plus_1 channels_reject
 ktap_ok stats_names stats_names
 ktap_ok stats_names_max_rings stats_names_max
+ktap_ok timestamping_software ts_info
 ktap_ok teardown_dma_live_zero teardown
 ktap_finish

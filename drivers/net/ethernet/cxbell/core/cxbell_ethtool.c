@@ -486,6 +486,8 @@ const struct ethtool_ops cxb_ethtool_ops = {
 	.supported_ring_params	= ETHTOOL_RING_USE_TX_PUSH,
 	.get_drvinfo		= cxb_get_drvinfo,
 	.get_link		= ethtool_op_get_link,
+	/* software timestamps: both send paths call skb_tx_timestamp() */
+	.get_ts_info		= ethtool_op_get_ts_info,
 	.get_sset_count		= cxb_get_sset_count,
 	.get_strings		= cxb_get_strings,
 	.get_ethtool_stats	= cxb_get_ethtool_stats,
