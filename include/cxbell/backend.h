@@ -114,6 +114,16 @@ struct cxb_port_stats {
 };
 
 /**
+ * struct cxb_link_info - the port's link as the device reports it
+ * @speed: Mb/s (SPEED_* of uapi ethtool.h), SPEED_UNKNOWN: not known
+ * @port: connector (PORT_*)
+ */
+struct cxb_link_info {
+	u32 speed;
+	u8 port;
+};
+
+/**
  * struct cxb_rx_filter - the destination MAC addresses a port receives
  * @promisc: every frame, whatever its destination
  * @allmulti: every multicast frame
@@ -163,6 +173,8 @@ struct cxb_rx_filter {
  *	of mlx4_en_set_rx_mode()) with @f. Only while open: @open starts
  *	with nothing steered, @close removes every entry. On an error the
  *	previous filter stays. Process context.
+ * @get_link_info: optional; the link's speed and connector (QUERY_PORT).
+ *	Process context.
  * @get_port_stats: optional; read the port's own counters. Any context.
  * @mmio_notify: optional. Called by the core right after each write to a
  *	register this backend handed out (doorbell, BlueFlame, CQ arm), with
@@ -191,6 +203,7 @@ struct cxb_backend_ops {
 	int (*set_rx_filter)(struct cxb_adev *adev,
 			     const struct cxb_rx_filter *f);
 
+	void (*get_link_info)(struct cxb_adev *adev, struct cxb_link_info *li);
 	void (*get_port_stats)(struct cxb_adev *adev, struct cxb_port_stats *s);
 	void (*mmio_notify)(struct cxb_adev *adev, void __iomem *reg,
 			    unsigned int len);

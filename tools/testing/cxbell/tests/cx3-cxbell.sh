@@ -30,6 +30,8 @@
 #   ports_up          both ports up, carrier within 10 s; port 1's TX
 #                     ring 4096 TXBBs (a late NAPI poll must not stop the
 #                     queue in the policy runs)
+#   link_settings     ethtool of port 1: 10000Mb/s (the model's 10G XFI
+#                     in QUERY_PORT), full duplex
 #   pktgen_OPT_BF_B   for doorbell_opt OPT in 0 1 3, blueflame BF on/off,
 #                     pktgen burst B in 1 8 32: COUNT 60-byte frames from
 #                     port 1 to port 2, pause off (a receiver out of buffers
@@ -102,7 +104,7 @@ OPTS="0 1 3"
 BFS="on off"
 BURSTS="1 8 32"
 
-ktap_plan $((14 + $(set -- $OPTS; echo $#) * $(set -- $BFS; echo $#) * $(set -- $BURSTS; echo $#)))
+ktap_plan $((15 + $(set -- $OPTS; echo $#) * $(set -- $BFS; echo $#) * $(set -- $BURSTS; echo $#)))
 no_ipv6
 
 loaded() { [ -d "/sys/module/$1" ]; }
@@ -457,6 +459,15 @@ tx_error()
 	return $_rc
 }
 
+# ethtool's speed and duplex of port 1, from mlx4_core's QUERY_PORT
+link_settings()
+{
+	[ "$up" = 1 ] || { ktap_diag "ports not up"; return 1; }
+	_o=$(ethtool "$p1") || return 1
+	eq "$(echo "$_o" | sed -n 's/^[[:space:]]*Speed: //p')" 10000Mb/s "speed" &&
+		eq "$(echo "$_o" | sed -n 's/^[[:space:]]*Duplex: //p')" Full "duplex"
+}
+
 N=100
 # rxf_send DST: N frames from $p1 to DST; sets dlv and drp (model
 # rx_frames and rx_dropped deltas) and rxp (rx_packets delta of $p2)
@@ -597,6 +608,7 @@ ktap_ok netdevs netdevs_ok
 ktap_ok ethtool ethtool_ok
 ktap_ok reload_x3 reload_x3
 ktap_ok ports_up ports_up
+ktap_ok link_settings link_settings
 for OPT in $OPTS; do
 	for BF in $BFS; do
 		for B in $BURSTS; do

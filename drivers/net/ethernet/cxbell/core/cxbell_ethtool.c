@@ -213,6 +213,36 @@ out:
 	kfree(rx);
 }
 
+/* Speed and connector as the backend reports them, full duplex (a
+ * ConnectX port has no other mode), no autonegotiation to set; while
+ * the link is down speed and duplex are unknown, as mlx4_en reports.
+ */
+static int cxb_get_link_ksettings(struct net_device *dev,
+				  struct ethtool_link_ksettings *ks)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+	struct cxb_link_info li = {
+		.speed = SPEED_UNKNOWN,
+		.port = PORT_OTHER,
+	};
+
+	if (!priv->ops->get_link_info)
+		return -EOPNOTSUPP;
+	priv->ops->get_link_info(priv->cadev, &li);
+	ethtool_link_ksettings_zero_link_mode(ks, supported);
+	ethtool_link_ksettings_zero_link_mode(ks, advertising);
+	ks->base.port = li.port;
+	ks->base.autoneg = AUTONEG_DISABLE;
+	if (netif_carrier_ok(dev)) {
+		ks->base.speed = li.speed;
+		ks->base.duplex = DUPLEX_FULL;
+	} else {
+		ks->base.speed = SPEED_UNKNOWN;
+		ks->base.duplex = DUPLEX_UNKNOWN;
+	}
+	return 0;
+}
+
 static void cxb_get_ringparam(struct net_device *dev,
 			      struct ethtool_ringparam *ring,
 			      struct kernel_ethtool_ringparam *kring,
@@ -488,6 +518,7 @@ const struct ethtool_ops cxb_ethtool_ops = {
 	.get_link		= ethtool_op_get_link,
 	/* software timestamps: both send paths call skb_tx_timestamp() */
 	.get_ts_info		= ethtool_op_get_ts_info,
+	.get_link_ksettings	= cxb_get_link_ksettings,
 	.get_sset_count		= cxb_get_sset_count,
 	.get_strings		= cxb_get_strings,
 	.get_ethtool_stats	= cxb_get_ethtool_stats,

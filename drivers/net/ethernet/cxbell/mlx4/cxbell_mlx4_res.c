@@ -10,6 +10,7 @@
  * taken RST -> INIT -> RTR -> RTS over the core's ring memory.
  */
 #include <linux/etherdevice.h>
+#include <linux/ethtool.h>
 #include <linux/io.h>
 #include <linux/mlx4/cmd.h>
 #include <linux/slab.h>
@@ -107,6 +108,66 @@ static bool cxb_mlx4_query_link(struct cxb_mlx4_port *port)
 		up = cxb_mlx4_query_port_link_up(mailbox->buf);
 	mlx4_free_cmd_mailbox(dev, mailbox);
 	return up;
+}
+
+/* QUERY_PORT's link speed byte (5) and transceiver type (24), decoded as
+ * mlx4_en_QUERY_PORT() and mlx4_en's legacy link settings do (en_port.c,
+ * en_ethtool.c): SPEED_* and PORT_* of uapi ethtool.h.
+ */
+#define CXB_MLX4_QUERY_PORT_SPEED	5
+#define CXB_MLX4_QUERY_PORT_SPEED_MASK	0x6fU
+#define CXB_MLX4_QUERY_PORT_TRANSCEIVER	24
+
+static inline u32 cxb_mlx4_query_port_speed(const void *port_ctx)
+{
+	switch (((const u8 *)port_ctx)[CXB_MLX4_QUERY_PORT_SPEED] &
+		CXB_MLX4_QUERY_PORT_SPEED_MASK) {
+	case 0x04:
+		return SPEED_100;
+	case 0x02:
+		return SPEED_1000;
+	case 0x00:	/* XAUI */
+	case 0x01:	/* XFI */
+		return SPEED_10000;
+	case 0x08:
+		return SPEED_20000;
+	case 0x40:
+		return SPEED_40000;
+	case 0x20:
+		return SPEED_56000;
+	default:
+		return SPEED_UNKNOWN;
+	}
+}
+
+static inline u8 cxb_mlx4_query_port_connector(const void *port_ctx)
+{
+	u8 t = ((const u8 *)port_ctx)[CXB_MLX4_QUERY_PORT_TRANSCEIVER];
+
+	if (t > 0 && t <= 0xc)
+		return PORT_FIBRE;
+	if (t == 0 || t == 0x80)
+		return PORT_TP;
+	return PORT_OTHER;
+}
+
+static void cxb_mlx4_get_link_info(struct cxb_adev *cadev,
+				   struct cxb_link_info *li)
+{
+	struct cxb_mlx4_port *port = to_cxb_mlx4_port(cadev);
+	struct mlx4_dev *dev = port->mdev->dev;
+	struct mlx4_cmd_mailbox *mailbox;
+
+	mailbox = mlx4_alloc_cmd_mailbox(dev);
+	if (IS_ERR(mailbox))
+		return;
+	if (!mlx4_cmd_box(dev, 0, mailbox->dma, port->num, 0,
+			  MLX4_CMD_QUERY_PORT, MLX4_CMD_TIME_CLASS_B,
+			  MLX4_CMD_WRAPPED)) {
+		li->speed = cxb_mlx4_query_port_speed(mailbox->buf);
+		li->port = cxb_mlx4_query_port_connector(mailbox->buf);
+	}
+	mlx4_free_cmd_mailbox(dev, mailbox);
 }
 
 void cxb_mlx4_port_link_event(struct cxb_mlx4_port *port, bool up)
@@ -1050,4 +1111,5 @@ const struct cxb_backend_ops cxb_mlx4_ops = {
 	.rq_create	= cxb_mlx4_rq_create,
 	.rq_destroy	= cxb_mlx4_rq_destroy,
 	.set_rx_filter	= cxb_mlx4_set_rx_filter,
+	.get_link_info	= cxb_mlx4_get_link_info,
 };

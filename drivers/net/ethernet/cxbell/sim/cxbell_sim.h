@@ -50,6 +50,8 @@
 #define CXB_SIM_MAX_CHANNELS	8
 #define CXB_SIM_MAX_MTU		9000
 #define CXB_SIM_DEF_MTU		1500
+#define CXB_SIM_DEF_SPEED	10000	/* Mb/s: the QEMU model's 10G ports */
+#define CXB_SIM_MAX_SPEED	400000	/* the fastest a debugfs speed may say */
 #define CXB_SIM_MAX_ID		0xffff	/* adapter ID: MAC bytes 2-3 */
 #define CXB_SIM_LKEY		0x00cb0d01U
 /* Receive filter: a ConnectX-3 port's MAC table holds 128 addresses
@@ -374,6 +376,7 @@ struct cxb_sim_port {
 	bool enabled;
 	bool link;
 	bool pause;		/* 802.3x: push back instead of dropping */
+	u32 speed;		/* Mb/s reported (debugfs speed) */
 	/* what the port receives; NULL (closed, or nothing programmed
 	 * yet): broadcast only
 	 */

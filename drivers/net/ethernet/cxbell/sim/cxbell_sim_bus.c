@@ -66,6 +66,7 @@ static int cxb_sim_port_add(struct cxb_sim_adapter *ad, unsigned int index)
 	port->index = index;
 	atomic_set(&port->fault.err_syndrome, MLX4_CQE_SYNDROME_LOCAL_PROT_ERR);
 	port->mtu = CXB_SIM_DEF_MTU;
+	port->speed = CXB_SIM_DEF_SPEED;
 	cxb_sim_port_pause_init(port);
 	port->stats = alloc_percpu(struct cxb_sim_stats);
 	port->regs = vzalloc(CXB_SIM_REGS_SIZE);

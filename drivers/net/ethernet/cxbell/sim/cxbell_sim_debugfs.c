@@ -289,6 +289,43 @@ static ssize_t cxb_sim_pause_write(struct file *file,
 	return count;
 }
 
+/* port<P>/speed: the link speed the port reports, Mb/s */
+static ssize_t cxb_sim_speed_read(struct file *file, char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	struct cxb_sim_port *port = file->private_data;
+	char buf[16];
+	int n;
+
+	n = scnprintf(buf, sizeof(buf), "%u\n", READ_ONCE(port->speed));
+	return simple_read_from_buffer(ubuf, count, ppos, buf, n);
+}
+
+static ssize_t cxb_sim_speed_write(struct file *file,
+				   const char __user *ubuf, size_t count,
+				   loff_t *ppos)
+{
+	struct cxb_sim_port *port = file->private_data;
+	u32 speed;
+	int err;
+
+	err = kstrtou32_from_user(ubuf, count, 0, &speed);
+	if (err)
+		return err;
+	if (!speed || speed > CXB_SIM_MAX_SPEED)
+		return -EINVAL;
+	WRITE_ONCE(port->speed, speed);
+	return count;
+}
+
+static const struct file_operations cxb_sim_speed_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= cxb_sim_speed_read,
+	.write	= cxb_sim_speed_write,
+	.llseek	= default_llseek,
+};
+
 static const struct file_operations cxb_sim_pause_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
@@ -441,6 +478,8 @@ void cxb_sim_debugfs_port_add(struct cxb_sim_port *port)
 			    &cxb_sim_pause_fops);
 	debugfs_create_file("rx_filter", 0444, port->ddir, port,
 			    &cxb_sim_rx_filter_fops);
+	debugfs_create_file("speed", 0600, port->ddir, port,
+			    &cxb_sim_speed_fops);
 	cxb_sim_debugfs_port_faults(port);
 }
 
