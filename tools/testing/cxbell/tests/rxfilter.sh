@@ -23,7 +23,8 @@
 #   mac_refused: a multicast and the zero address refused with
 #       EADDRNOTAVAIL ("Cannot assign requested address"), address kept
 #   uc_overflow: static FDB entries (bridge fdb add ... self) fill the
-#       128-entry table exactly: no fallback; one more: promiscuous,
+#       128-entry table exactly: no fallback, also with B's own address
+#       listed among them; one more: promiscuous,
 #       uc_filter_overflow 1, one log line; the unknown unicast delivered;
 #       entries removed: exact again, filtered
 #   mc_overflow: 128 groups fit (the stack's own among them), the 129th:
@@ -203,6 +204,13 @@ overflow()
 	filt_has "$_flag 0" || { ktap_diag "$_flag on with $fit entries added"; return 1; }
 	eq "$(cxb_stat "$B" "${_k}_filter_overflow")" "$_c0" "${_k}_filter_overflow at the limit" ||
 		return 1
+	if [ "$_k" = uc ]; then
+		# B's own address in the list takes no second entry
+		bridge fdb add "$BMAC" dev "$B" self permanent && sleep 0.3 || return 1
+		filt_has "promisc 0" && filt_has "uc 128" ||
+			{ ktap_diag "own address listed: $(filt | head -n 4)"; return 1; }
+		bridge fdb del "$BMAC" dev "$B" self permanent || return 1
+	fi
 	fdb add "$fit" 1 "$_p" || return 1
 	wait_until 2 filt_has "$_flag 1" || { ktap_diag "$(filt | head -n 4)"; return 1; }
 	eq "$(cxb_stat "$B" "${_k}_filter_overflow")" $((_c0 + 1)) "${_k}_filter_overflow" &&

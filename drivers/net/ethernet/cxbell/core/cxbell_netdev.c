@@ -738,7 +738,9 @@ static int cxb_rx_filter_apply(struct cxb_priv *priv, const u8 *mac)
 	f.n_uc = 1;
 	netif_addr_lock_bh(dev);
 	/* the own address counts; a list entry equal to it takes no slot */
-	n_uc = 1 + netdev_uc_count(dev);
+	n_uc = 1;
+	netdev_for_each_uc_addr(ha, dev)
+		n_uc += !ether_addr_equal(ha->addr, mac);
 	n_mc = netdev_mc_count(dev);
 	if (n_uc <= cadev->max_uc)
 		netdev_for_each_uc_addr(ha, dev)
