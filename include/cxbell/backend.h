@@ -114,6 +114,40 @@ struct cxb_port_stats {
 };
 
 /**
+ * struct cxb_link_info - the port's link as the device reports it
+ * @speed: Mb/s (SPEED_* of uapi ethtool.h), SPEED_UNKNOWN: not known
+ * @port: connector (PORT_*)
+ */
+struct cxb_link_info {
+	u32 speed;
+	u8 port;
+};
+
+/**
+ * struct cxb_rx_filter - the destination MAC addresses a port receives
+ * @promisc: every frame, whatever its destination
+ * @allmulti: every multicast frame
+ * @n_uc: entries of @uc, at most cxb_adev.max_uc; the first is the
+ *	port's current address
+ * @n_mc: entries of @mc, at most cxb_adev.max_mc
+ * @uc: unicast addresses
+ * @mc: multicast addresses
+ *
+ * Broadcast is always received. The tables are exact: a frame whose
+ * destination is in neither, with neither flag set, is not delivered.
+ * Both tables stay programmed under the flags (leaving promiscuous mode
+ * restores the exact filter).
+ */
+struct cxb_rx_filter {
+	bool promisc;
+	bool allmulti;
+	unsigned int n_uc;
+	unsigned int n_mc;
+	const u8 (*uc)[ETH_ALEN];
+	const u8 (*mc)[ETH_ALEN];
+};
+
+/**
  * struct cxb_backend_ops - what a backend provides to the core
  * @open: enable the port (as INIT_PORT would); link changes are reported
  *	through @link_cb until @close.
@@ -134,6 +168,13 @@ struct cxb_port_stats {
  * @sq_create/@sq_destroy: send queue (QP) life cycle. Destroy also flushes:
  *	the device stops fetching; WQEs it has not executed are dropped.
  * @rq_create/@rq_destroy: receive queue life cycle.
+ * @set_rx_filter: optional; replace the port's receive filter (the
+ *	MAC table, multicast groups and the promiscuous/all-multicast modes
+ *	of mlx4_en_set_rx_mode()) with @f. Only while open: @open starts
+ *	with nothing steered, @close removes every entry. On an error the
+ *	previous filter stays. Process context.
+ * @get_link_info: optional; the link's speed and connector (QUERY_PORT).
+ *	Process context.
  * @get_port_stats: optional; read the port's own counters. Any context.
  * @mmio_notify: optional. Called by the core right after each write to a
  *	register this backend handed out (doorbell, BlueFlame, CQ arm), with
@@ -159,7 +200,10 @@ struct cxb_backend_ops {
 	int (*rq_create)(struct cxb_adev *adev,
 			 const struct cxb_rq_params *p, struct cxb_rq_hw *hw);
 	void (*rq_destroy)(struct cxb_adev *adev, struct cxb_rq_hw *hw);
+	int (*set_rx_filter)(struct cxb_adev *adev,
+			     const struct cxb_rx_filter *f);
 
+	void (*get_link_info)(struct cxb_adev *adev, struct cxb_link_info *li);
 	void (*get_port_stats)(struct cxb_adev *adev, struct cxb_port_stats *s);
 	void (*mmio_notify)(struct cxb_adev *adev, void __iomem *reg,
 			    unsigned int len);
@@ -180,6 +224,9 @@ struct cxb_backend_ops {
  *	own CQ (on the channel's vector, same descriptor generation), which
  *	the core uses for XDP_TX and XDP_REDIRECT; false: XDP programs run,
  *	but frames they send or redirect are dropped
+ * @max_uc: unicast addresses the port's receive filter holds, its own
+ *	address included (with @set_rx_filter)
+ * @max_mc: multicast addresses it holds
  * @mac: permanent MAC address
  */
 struct cxb_adev {
@@ -193,6 +240,8 @@ struct cxb_adev {
 	__be32 lkey;
 	unsigned int bf_size;
 	bool xdp_sq;
+	unsigned int max_uc;
+	unsigned int max_mc;
 	u8 mac[ETH_ALEN];
 };
 

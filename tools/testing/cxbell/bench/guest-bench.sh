@@ -231,6 +231,8 @@ setup_xdp()
 {
 	setup_xdp_pair || return 1
 	IF=$DEV_xa KIND=xdp PEER=$DEV_xb
+	# the sim's port filters by destination: the program's port's own
+	DST_MAC=$(cat "/sys/class/net/$DEV_xb/address")
 	_dbg=/sys/kernel/debug/cxbell/$(basename "$(readlink "/sys/class/net/$DEV_xb/device")")/xdp_tx_doorbell_per_packet
 	case $1 in
 	xdp-drop) _mb="bench drop" _ma=none _pp=0 ;;

@@ -30,6 +30,8 @@
 #   ports_up          both ports up, carrier within 10 s; port 1's TX
 #                     ring 4096 TXBBs (a late NAPI poll must not stop the
 #                     queue in the policy runs)
+#   link_settings     ethtool of port 1: 10000Mb/s (the model's 10G XFI
+#                     in QUERY_PORT), full duplex
 #   pktgen_OPT_BF_B   for doorbell_opt OPT in 0 1 3, blueflame BF on/off,
 #                     pktgen burst B in 1 8 32: COUNT 60-byte frames from
 #                     port 1 to port 2, pause off (a receiver out of buffers
@@ -70,6 +72,18 @@
 #                     got every frame the model sent, 0 violations; the
 #                     log has the driver's
 #                     "error CQE ... resetting" lines and nothing else bad
+#   rx_filter         the receive filter through mlx4_core's steering (B0
+#                     on the model: MAC table and unicast/multicast MGM
+#                     entries, promiscuous default entries): N raw frames
+#                     (rawsend) from port 1 to port 2 for each case, the
+#                     model's rx_frames / rx_dropped deltas and port 2's
+#                     rx_packets exact: port 2's own address delivered,
+#                     an unknown unicast dropped (no steering), a group
+#                     joined with ip maddr delivered and another
+#                     dropped, all-multicast and promiscuous mode on and
+#                     off, a MAC change while up (old dropped, new
+#                     delivered, back again), a multicast and the zero
+#                     address refused with EADDRNOTAVAIL; 0 violations
 #   ping, tcp_64mib   between netns a (10.0.0.1) and b (10.0.0.2) across
 #                     the cable: 10/10, 64 MiB sha256
 #   datapath_clean    0 violations; tx_frames == rx_frames + rx_dropped
@@ -90,7 +104,7 @@ OPTS="0 1 3"
 BFS="on off"
 BURSTS="1 8 32"
 
-ktap_plan $((13 + $(set -- $OPTS; echo $#) * $(set -- $BFS; echo $#) * $(set -- $BURSTS; echo $#)))
+ktap_plan $((15 + $(set -- $OPTS; echo $#) * $(set -- $BFS; echo $#) * $(set -- $BURSTS; echo $#)))
 no_ipv6
 
 loaded() { [ -d "/sys/module/$1" ]; }
@@ -445,6 +459,85 @@ tx_error()
 	return $_rc
 }
 
+# ethtool's speed and duplex of port 1, from mlx4_core's QUERY_PORT
+link_settings()
+{
+	[ "$up" = 1 ] || { ktap_diag "ports not up"; return 1; }
+	_o=$(ethtool "$p1") || return 1
+	eq "$(echo "$_o" | sed -n 's/^[[:space:]]*Speed: //p')" 10000Mb/s "speed" &&
+		eq "$(echo "$_o" | sed -n 's/^[[:space:]]*Duplex: //p')" Full "duplex"
+}
+
+N=100
+# rxf_send DST: N frames from $p1 to DST; sets dlv and drp (model
+# rx_frames and rx_dropped deltas) and rxp (rx_packets delta of $p2)
+rxf_send()
+{
+	_f0=$(cx3_ctr rx_frames) _d0=$(cx3_ctr rx_dropped) _r0=$(cxb_stat "$p2" rx_packets)
+	_out=$(rawsend "$p1" "$1" 60 "$N") || { ktap_diag "rawsend: $_out"; return 1; }
+	_seen() {
+		dlv=$(($(cx3_ctr rx_frames) - _f0)) drp=$(($(cx3_ctr rx_dropped) - _d0))
+		[ $((dlv + drp)) -ge "$N" ]
+	}
+	_got() { rxp=$(($(cxb_stat "$p2" rx_packets) - _r0)); [ "$rxp" -ge "$dlv" ]; }
+	wait_until 5 _seen
+	wait_until 5 _got
+	sleep 0.2
+	_seen
+	_got
+	return 0
+}
+
+# rxf DST DELIVERED DROPPED WHAT
+rxf()
+{
+	rxf_send "$1" || return 1
+	eq "$dlv" "$2" "$4: model rx_frames" && eq "$drp" "$3" "$4: model rx_dropped" &&
+		eq "$rxp" "$2" "$4: rx_packets of $p2"
+}
+
+# rxf_refused ADDR: ip link set address ADDR fails with EADDRNOTAVAIL
+rxf_refused()
+{
+	_o=$(ip link set "$p2" address "$1" 2>&1) && {
+		ktap_diag "address $1 accepted"; return 1; }
+	echo "$_o" | grep -q 'Cannot assign requested address' || {
+		ktap_diag "address $1: $_o"; return 1; }
+}
+
+rx_filter()
+{
+	[ "$up" = 1 ] || { ktap_diag "ports not up"; return 1; }
+	_v0=$(cx3_ctr violations)
+	_u=02:00:00:00:00:99 _g=01:00:5e:01:02:03 _h=01:00:5e:01:02:04
+	_new=02:00:00:00:aa:02
+	cx3_pause_set on "$p1" "$p2" || return 1
+	rxf "$m2" "$N" 0 "own address" && rxf "$_u" 0 "$N" "unknown unicast" &&
+		rxf ff:ff:ff:ff:ff:ff "$N" 0 "broadcast" || return 1
+	ip maddr add "$_g" dev "$p2" || return 1
+	sleep 0.3
+	rxf "$_g" "$N" 0 "joined $_g" && rxf "$_h" 0 "$N" "other $_h" || return 1
+	ip maddr del "$_g" dev "$p2" || return 1
+	sleep 0.3
+	rxf "$_g" 0 "$N" "left $_g" || return 1
+	ip link set "$p2" allmulticast on && sleep 0.3 || return 1
+	rxf "$_h" "$N" 0 "allmulti $_h" && rxf "$_u" 0 "$N" "allmulti unicast" || return 1
+	ip link set "$p2" allmulticast off && sleep 0.3 || return 1
+	rxf "$_h" 0 "$N" "allmulti off $_h" || return 1
+	ip link set "$p2" promisc on && sleep 0.3 || return 1
+	rxf "$_u" "$N" 0 "promisc unicast" && rxf "$_h" "$N" 0 "promisc $_h" || return 1
+	ip link set "$p2" promisc off && sleep 0.3 || return 1
+	rxf "$_u" 0 "$N" "promisc off unicast" && rxf "$_h" 0 "$N" "promisc off $_h" ||
+		return 1
+	ip link set "$p2" address "$_new" || return 1
+	rxf "$m2" 0 "$N" "old address" && rxf "$_new" "$N" 0 "new address" || return 1
+	ip link set "$p2" address "$m2" || return 1
+	rxf "$m2" "$N" 0 "restored" && rxf "$_new" 0 "$N" "replaced" || return 1
+	rxf_refused 01:00:5e:00:00:01 && rxf_refused 00:00:00:00:00:00 || return 1
+	eq "$(cat "/sys/class/net/$p2/address")" "$m2" "address of $p2" &&
+		eq $(($(cx3_ctr violations) - _v0)) 0 "model violations"
+}
+
 pinged=0
 ping_ok()
 {
@@ -515,6 +608,7 @@ ktap_ok netdevs netdevs_ok
 ktap_ok ethtool ethtool_ok
 ktap_ok reload_x3 reload_x3
 ktap_ok ports_up ports_up
+ktap_ok link_settings link_settings
 for OPT in $OPTS; do
 	for BF in $BFS; do
 		for B in $BURSTS; do
@@ -526,6 +620,7 @@ ktap_ok inline inline_ok
 ktap_ok queue_stops queue_stops
 ktap_ok cable_pull cable_pull
 ktap_ok tx_error tx_error
+ktap_ok rx_filter rx_filter
 ktap_ok ping ping_ok
 ktap_ok tcp_64mib tcp_ok
 ktap_ok datapath_clean datapath_clean

@@ -6,9 +6,14 @@
 #          and 32 are rejected with an error message
 #   -l/-L: combined channels 1..max, default 1; 0 and max+1 rejected
 #   -S: every counter name of the spec, global and per ring
+#   -T: software transmit and receive timestamps, no hardware clock
+#   link settings: with carrier the sim's speed (debugfs portP/speed,
+#          default 10000), full duplex, direct-attach copper; a new speed
+#          is reported; 0 and 400001 refused (EINVAL); without carrier
+#          speed and duplex unknown
 . /cxbell/lib.sh
 
-ktap_plan 11
+ktap_plan 13
 no_ipv6
 
 STATS="tx_packets tx_bytes tx_xmit_more tx_doorbells tx_doorbell_on_stop
@@ -23,6 +28,44 @@ setup()
 	cxb_load && cxb_new 1 2 || return 1
 	p0=$(cxb_netdev 1 0) && p1=$(cxb_netdev 1 1) || return 1
 	ip link set "$p0" up && ip link set "$p1" up
+}
+
+# ethtool -T: what ptp4l -S asks for (software-transmit among them)
+ts_info()
+{
+	_t=$(ethtool -T "$p0") || return 1
+	_rc=0
+	for _c in software-transmit software-receive software-system-clock; do
+		echo "$_t" | grep -q "^[[:space:]]*$_c" || { ktap_diag "no $_c"; _rc=1; }
+	done
+	echo "$_t" | grep -q '^PTP Hardware Clock: none' ||
+		{ ktap_diag "$(echo "$_t" | grep 'PTP Hardware Clock')"; _rc=1; }
+	return $_rc
+}
+
+# link FIELD: the value of "FIELD:" in ethtool's output for $p0
+link() { ethtool "$p0" | sed -n "s/^[[:space:]]*$1: //p"; }
+has_carrier() { [ "$(cat "/sys/class/net/$1/carrier")" = 1 ]; }
+
+link_settings()
+{
+	_spd=$CXB_DBG/cxbell_sim1/port0/speed
+	wait_until 5 has_carrier "$p0" || { ktap_diag "no carrier on $p0"; return 1; }
+	eq "$(link Speed)" 10000Mb/s "speed" && eq "$(link Duplex)" Full "duplex" &&
+		eq "$(link Port)" "Direct Attach Copper" "port" || return 1
+	echo 40000 >"$_spd" || return 1
+	eq "$(link Speed)" 40000Mb/s "speed after 40000" || return 1
+	for _v in 0 400001; do
+		if echo "$_v" >"$_spd" 2>/dev/null; then
+			ktap_diag "speed $_v accepted"; return 1
+		fi
+	done
+	eq "$(cat "$_spd")" 40000 "speed after the refused writes" || return 1
+	ip link set "$p1" down || return 1
+	wait_until 5 eval '! has_carrier "$p0"' || return 1
+	eq "$(link Speed)" "Unknown!" "speed without carrier" &&
+		eq "$(link Duplex)" "Unknown! (255)" "duplex without carrier" || return 1
+	echo 10000 >"$_spd" && ip link set "$p1" up
 }
 
 # ring VALUE of "Current hardware settings" (cur) or "Pre-set maximums" (max)
@@ -166,5 +209,7 @@ ktap_ok channels_set_1_to_max channels_set
 ktap_ok channels_reject_0_and_max_plus_1 channels_reject
 ktap_ok stats_names stats_names
 ktap_ok stats_names_max_rings stats_names_max
+ktap_ok timestamping_software ts_info
+ktap_ok link_settings link_settings
 ktap_ok teardown_dma_live_zero teardown
 ktap_finish

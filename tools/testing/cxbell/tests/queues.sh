@@ -171,6 +171,9 @@ xdp_setup()
 	A=$a B=$b mac=$bmac
 	new_pair 2 cx3 2 1 || return 1
 	C=$a D=$b
+	# frames redirected out of C still carry B's address: D receives
+	# them promiscuously
+	ip link set "$D" promisc on || return 1
 }
 
 delta() { echo $(($(cxb_stat "$1" "$2") - $3)); }

@@ -14,7 +14,8 @@
 #   redirect: xdp-bench redirect B C, C = port 0 of adapter 2 (not A: A's
 #             cable leads back to B, the frames would loop): B's
 #             rx_xdp_redirect == C's tx_xdp_xmit == D's rx_packets == SENT,
-#             C's tx_xdp_doorbells <= B's NAPI polls (one per flush)
+#             C's tx_xdp_doorbells <= B's NAPI polls (one per flush);
+#             D is promiscuous (the frames carry B's address)
 #   replace:  attach, replace and detach (ip link ... xdpdrv) 10 times while
 #             pktgen floods B: dmesg clean, every frame accounted
 #   mtu:      attach with MTU 9000 fails with the extack message in ip's
@@ -155,6 +156,9 @@ xdp_redirect()
 	for x in $c $d; do
 		ethtool -L "$x" combined 1 && ip link set "$x" up || return 1
 	done
+	# the redirected frames still carry B's address: D receives them
+	# promiscuously, as a sniffer on the far end of C's cable would
+	ip link set "$d" promisc on || return 1
 	c_up() { [ "$(cat "/sys/class/net/$c/carrier")" = 1 ]; }
 	wait_until 5 c_up || { ktap_diag "no carrier on $c"; return 1; }
 	bench_start redirect "$p1" "$c" || return 1

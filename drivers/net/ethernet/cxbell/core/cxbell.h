@@ -461,6 +461,17 @@ struct cxb_priv {
 	 */
 	atomic64_t tx_dropped_no_ring ____cacheline_aligned_in_smp;
 
+	/* Receive filter (ndo_set_rx_mode, ndo_set_mac_address): built
+	 * and programmed under RTNL; rx_filter says the backend has one.
+	 */
+	bool rx_filter;
+	bool uc_overflow;		/* unicast list > max_uc: promiscuous */
+	bool mc_overflow;		/* multicast list > max_mc: allmulti */
+	u8 (*filter_addr)[ETH_ALEN];	/* max_uc, then max_mc entries */
+	u64 uc_filter_overflow;		/* times uc_overflow was entered */
+	u64 mc_filter_overflow;
+	struct work_struct rx_mode_work;
+
 	struct work_struct link_work;
 	struct work_struct reset_work;	/* recover from a TX fault */
 	struct delayed_work watch_work;	/* stalled send queues */

@@ -69,6 +69,8 @@ static const char cxb_dev_stats_names[][ETH_GSTRING_LEN] = {
 	"rx_port_dropped",
 	"tx_recover",
 	"tx_dropped_no_ring",
+	"uc_filter_overflow",
+	"mc_filter_overflow",
 };
 
 /* tx_mpwqe is offered on CXB_GEN_CX5 ports only (the last entry). */
@@ -198,6 +200,8 @@ static void cxb_get_ethtool_stats(struct net_device *dev,
 	*data++ = cxb_port_rx_dropped(priv);
 	*data++ = READ_ONCE(priv->tx_recovers);
 	*data++ = cxb_port_tx_dropped(priv);
+	*data++ = READ_ONCE(priv->uc_filter_overflow);
+	*data++ = READ_ONCE(priv->mc_filter_overflow);
 	for (q = 0; q < nq; q++)
 		for (i = 0; i < CXB_NUM_TX_STATS; i++)
 			*data++ = cxb_stat(&tx[q], &cxb_tx_stats_desc[i]);
@@ -207,6 +211,36 @@ static void cxb_get_ethtool_stats(struct net_device *dev,
 out:
 	kfree(tx);
 	kfree(rx);
+}
+
+/* Speed and connector as the backend reports them, full duplex (a
+ * ConnectX port has no other mode), no autonegotiation to set; while
+ * the link is down speed and duplex are unknown, as mlx4_en reports.
+ */
+static int cxb_get_link_ksettings(struct net_device *dev,
+				  struct ethtool_link_ksettings *ks)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+	struct cxb_link_info li = {
+		.speed = SPEED_UNKNOWN,
+		.port = PORT_OTHER,
+	};
+
+	if (!priv->ops->get_link_info)
+		return -EOPNOTSUPP;
+	priv->ops->get_link_info(priv->cadev, &li);
+	ethtool_link_ksettings_zero_link_mode(ks, supported);
+	ethtool_link_ksettings_zero_link_mode(ks, advertising);
+	ks->base.port = li.port;
+	ks->base.autoneg = AUTONEG_DISABLE;
+	if (netif_carrier_ok(dev)) {
+		ks->base.speed = li.speed;
+		ks->base.duplex = DUPLEX_FULL;
+	} else {
+		ks->base.speed = SPEED_UNKNOWN;
+		ks->base.duplex = DUPLEX_UNKNOWN;
+	}
+	return 0;
 }
 
 static void cxb_get_ringparam(struct net_device *dev,
@@ -482,6 +516,9 @@ const struct ethtool_ops cxb_ethtool_ops = {
 	.supported_ring_params	= ETHTOOL_RING_USE_TX_PUSH,
 	.get_drvinfo		= cxb_get_drvinfo,
 	.get_link		= ethtool_op_get_link,
+	/* software timestamps: both send paths call skb_tx_timestamp() */
+	.get_ts_info		= ethtool_op_get_ts_info,
+	.get_link_ksettings	= cxb_get_link_ksettings,
 	.get_sset_count		= cxb_get_sset_count,
 	.get_strings		= cxb_get_strings,
 	.get_ethtool_stats	= cxb_get_ethtool_stats,

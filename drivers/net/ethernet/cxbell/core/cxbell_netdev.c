@@ -694,6 +694,125 @@ static void cxb_link_event(void *ctx)
 	schedule_work(&priv->link_work);
 }
 
+/* ---- Receive filter ------------------------------------------------------ */
+
+/* Entering or leaving the overflow of one table: counted and logged on
+ * entry, once until the list fits again.
+ */
+static void cxb_filter_overflow(struct cxb_priv *priv, bool *state, bool now,
+				u64 *count, const char *what,
+				unsigned int n, unsigned int max)
+{
+	if (now == *state)
+		return;
+	*state = now;
+	if (!now) {
+		netdev_info(priv->netdev, "%s filter: %u addresses fit again\n",
+			    what, n);
+		return;
+	}
+	WRITE_ONCE(*count, *count + 1);
+	netdev_warn(priv->netdev, "%s filter: %u addresses, the port holds %u: receiving every %s frame\n",
+		    what, n, max, what);
+}
+
+/* Program the port's receive filter from the netdev's address lists and
+ * flags, with @mac as the port's own address, as mlx4_en_do_set_rx_mode()
+ * does: the unicast list beside the own address, the multicast list, and
+ * promiscuous or all-multicast mode when the flags ask for it or a list
+ * is longer than the device's table. RTNL held, port open.
+ */
+static int cxb_rx_filter_apply(struct cxb_priv *priv, const u8 *mac)
+{
+	const struct cxb_adev *cadev = priv->cadev;
+	u8 (*uc)[ETH_ALEN] = priv->filter_addr;
+	u8 (*mc)[ETH_ALEN] = uc + cadev->max_uc;
+	struct net_device *dev = priv->netdev;
+	struct cxb_rx_filter f = { .uc = uc, .mc = mc };
+	struct netdev_hw_addr *ha;
+	unsigned int n_uc, n_mc;
+	int err;
+
+	ASSERT_RTNL();
+	ether_addr_copy(uc[0], mac);
+	f.n_uc = 1;
+	netif_addr_lock_bh(dev);
+	/* the own address counts; a list entry equal to it takes no slot */
+	n_uc = 1;
+	netdev_for_each_uc_addr(ha, dev)
+		n_uc += !ether_addr_equal(ha->addr, mac);
+	n_mc = netdev_mc_count(dev);
+	if (n_uc <= cadev->max_uc)
+		netdev_for_each_uc_addr(ha, dev)
+			if (!ether_addr_equal(ha->addr, mac))
+				ether_addr_copy(uc[f.n_uc++], ha->addr);
+	if (n_mc <= cadev->max_mc)
+		netdev_for_each_mc_addr(ha, dev)
+			ether_addr_copy(mc[f.n_mc++], ha->addr);
+	f.promisc = dev->flags & IFF_PROMISC;
+	f.allmulti = dev->flags & IFF_ALLMULTI;
+	netif_addr_unlock_bh(dev);
+
+	cxb_filter_overflow(priv, &priv->uc_overflow, n_uc > cadev->max_uc,
+			    &priv->uc_filter_overflow, "unicast", n_uc,
+			    cadev->max_uc);
+	cxb_filter_overflow(priv, &priv->mc_overflow, n_mc > cadev->max_mc,
+			    &priv->mc_filter_overflow, "multicast", n_mc,
+			    cadev->max_mc);
+	f.promisc |= priv->uc_overflow;
+	f.allmulti |= priv->mc_overflow;
+	err = priv->ops->set_rx_filter(priv->cadev, &f);
+	if (err)
+		netdev_err(dev, "programming the receive filter failed: %d\n",
+			   err);
+	return err;
+}
+
+/* ndo_set_rx_mode runs with the address list lock held, bottom halves
+ * off: the device is programmed from a work item (mlx4_en_set_rx_mode()).
+ */
+static void cxb_rx_mode_work(struct work_struct *work)
+{
+	struct cxb_priv *priv = container_of(work, struct cxb_priv,
+					     rx_mode_work);
+
+	rtnl_lock();
+	if (priv->port_open)
+		cxb_rx_filter_apply(priv, priv->netdev->dev_addr);
+	rtnl_unlock();
+}
+
+static void cxb_set_rx_mode(struct net_device *dev)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+
+	if (priv->rx_filter)
+		schedule_work(&priv->rx_mode_work);
+}
+
+/* As mlx4_en_set_mac(): a multicast or zero address is refused; while
+ * up, the device filter moves to the new address before the netdev does
+ * (a refusal leaves both on the old one).
+ */
+static int cxb_set_mac_address(struct net_device *dev, void *addr)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+	const struct sockaddr *sa = addr;
+	int err;
+
+	if (!is_valid_ether_addr(sa->sa_data))
+		return -EADDRNOTAVAIL;
+	if (netif_running(dev) && !priv->rx_filter)
+		return -EBUSY;	/* the device would keep the old one */
+	if (priv->port_open) {
+		err = cxb_rx_filter_apply(priv, sa->sa_data);
+		if (err)
+			return err;
+	}
+	eth_hw_addr_set(dev, sa->sa_data);
+	return 0;
+}
+
 static int cxb_open(struct net_device *dev)
 {
 	struct cxb_priv *priv = netdev_priv(dev);
@@ -707,6 +826,15 @@ static int cxb_open(struct net_device *dev)
 	if (err) {
 		cxb_datapath_down(priv);
 		return err;
+	}
+	/* the port starts with nothing steered */
+	if (priv->rx_filter) {
+		err = cxb_rx_filter_apply(priv, dev->dev_addr);
+		if (err) {
+			priv->ops->close(priv->cadev);
+			cxb_datapath_down(priv);
+			return err;
+		}
 	}
 	priv->port_open = true;
 	schedule_work(&priv->link_work);
@@ -1016,7 +1144,8 @@ static void cxb_tx_timeout(struct net_device *dev, unsigned int txqueue)
 	.ndo_get_stats64	= cxb_get_stats64,	\
 	.ndo_change_mtu		= cxb_change_mtu,	\
 	.ndo_tx_timeout		= cxb_tx_timeout,	\
-	.ndo_set_mac_address	= eth_mac_addr,		\
+	.ndo_set_rx_mode	= cxb_set_rx_mode,	\
+	.ndo_set_mac_address	= cxb_set_mac_address,	\
 	.ndo_validate_addr	= eth_validate_addr,	\
 	.ndo_bpf		= cxb_bpf,		\
 	.ndo_xdp_xmit		= cxb_xdp_xmit,		\
@@ -1062,6 +1191,7 @@ int cxb_netdev_create(struct cxb_adev *cadev)
 	/* cx5 send queues speak mlx5: the XDP send queue is cx3-only */
 	priv->has_xdpsq = cadev->xdp_sq && cadev->gen == CXB_GEN_CX3;
 	spin_lock_init(&priv->stats_lock);
+	INIT_WORK(&priv->rx_mode_work, cxb_rx_mode_work);
 	INIT_WORK(&priv->link_work, cxb_link_work);
 	INIT_WORK(&priv->reset_work, cxb_reset_work);
 	INIT_DELAYED_WORK(&priv->watch_work, cxb_watch_work);
@@ -1079,6 +1209,17 @@ int cxb_netdev_create(struct cxb_adev *cadev)
 	dev->max_mtu = cadev->max_mtu;
 	dev->watchdog_timeo = 5 * HZ;
 	eth_hw_addr_set(dev, cadev->mac);
+	/* a receive filter with room for the own address at least */
+	if (cadev->ops->set_rx_filter && cadev->max_uc) {
+		priv->filter_addr = kcalloc(cadev->max_uc + cadev->max_mc,
+					    ETH_ALEN, GFP_KERNEL);
+		if (!priv->filter_addr) {
+			free_netdev(dev);
+			return -ENOMEM;
+		}
+		priv->rx_filter = true;
+		dev->priv_flags |= IFF_UNICAST_FLT | IFF_LIVE_ADDR_CHANGE;
+	}
 	/* redirects to the port need its XDP send queues */
 	cxb_set_xdp_features(dev, priv->has_xdpsq);
 
@@ -1089,6 +1230,7 @@ int cxb_netdev_create(struct cxb_adev *cadev)
 	if (err) {
 		if (cadev->ops->mmio_notify)
 			static_branch_dec(&cxb_mmio_notify_key);
+		kfree(priv->filter_addr);
 		free_netdev(dev);
 		return err;
 	}
@@ -1105,7 +1247,10 @@ void cxb_netdev_destroy(struct cxb_adev *cadev)
 	unregister_netdev(priv->netdev);
 	/* Down now: a queued reset finds nothing to do */
 	cancel_work_sync(&priv->reset_work);
+	/* a queued one finds the port closed */
+	cancel_work_sync(&priv->rx_mode_work);
 	if (cadev->ops->mmio_notify)
 		static_branch_dec(&cxb_mmio_notify_key);
+	kfree(priv->filter_addr);
 	free_netdev(priv->netdev);
 }

@@ -25,7 +25,21 @@
 /* Receive QPs reserved per port: the most channels a port gets. */
 #define CXB_MLX4_MAX_CHANNELS	16U
 
+/* Receive filter tables offered to the core: a port's MAC table holds
+ * 128 addresses (MLX4_MAX_MAC_NUM, mlx4 port.c), the own one among them;
+ * multicast groups are attached one by one (mlx4_multicast_attach()),
+ * as many as a driver's choice (the device holds thousands).
+ */
+#define CXB_MLX4_MAX_UC		128U
+#define CXB_MLX4_MAX_MC		128U
+
 struct cxb_mlx4_port;
+
+/* An address of the receive filter and its steering entry */
+struct cxb_mlx4_addr {
+	u8 mac[ETH_ALEN];
+	u64 reg_id;
+};
 
 /**
  * struct cxb_mlx4_dev - one adapter (mlx4_dev) cxbell_mlx4 drives
@@ -72,6 +86,12 @@ struct cxb_mlx4_dev {
  * @rss_key: Toeplitz key
  * @uc_reg_id: device-managed steering rule of @mac
  * @bcast_reg_id: steering entry of the broadcast address
+ * @uc: the unicast addresses besides @mac: registered and steered
+ * @n_uc: entries of @uc
+ * @mc: the multicast groups attached to the RSS QP
+ * @n_mc: entries of @mc
+ * @uc_promisc: unicast promiscuous steering to the RSS QP is on
+ * @mc_promisc: multicast promiscuous steering is on
  * @link_lock: protects @link_up, @link_cb, @link_ctx against port events
  * @link_up: last link state the firmware reported
  * @link_cb: the core's link callback while open
@@ -98,6 +118,12 @@ struct cxb_mlx4_port {
 	u8 rss_key[CXB_MLX4_RSS_KEY_SIZE];
 	u64 uc_reg_id;
 	u64 bcast_reg_id;
+	struct cxb_mlx4_addr uc[CXB_MLX4_MAX_UC - 1];
+	unsigned int n_uc;
+	struct cxb_mlx4_addr mc[CXB_MLX4_MAX_MC];
+	unsigned int n_mc;
+	bool uc_promisc;
+	bool mc_promisc;
 	spinlock_t link_lock;	/* see above */
 	bool link_up;
 	cxb_link_fn link_cb;

@@ -225,6 +225,17 @@ static inline void cxb_mlx4_steer_gid(u8 gid[16], const u8 *mac, u8 port)
 	gid[5] = port;
 }
 
+/* SET_MCAST_FLTR modes (mlx4_en, en_port.h) and the broadcast address
+ * mlx4_en programs first (ETH_BCAST, mlx4_en.h)
+ */
+enum {
+	CXB_MLX4_MCAST_CONFIG	= 0,
+	CXB_MLX4_MCAST_DISABLE	= 1,
+	CXB_MLX4_MCAST_ENABLE	= 2,
+};
+
+#define CXB_MLX4_ETH_BCAST	0xffffffffffffULL
+
 /* Largest frame the port must accept for @mtu (SET_PORT general). */
 static inline unsigned int cxb_mlx4_port_mtu(unsigned int mtu)
 {

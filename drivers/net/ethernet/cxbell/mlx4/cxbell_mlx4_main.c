@@ -79,6 +79,12 @@ static int cxb_mlx4_port_add(struct cxb_mlx4_dev *mdev, u8 num)
 	port->cadev.lkey = cpu_to_be32(mdev->mr.key);
 	port->cadev.bf_size = dev->caps.bf_reg_size ?
 			      cxb_mlx4_bf_buf_size(dev->caps.bf_reg_size) : 0;
+	/* A0 steering gives each MAC table entry its own QP: no filter */
+	if (dev->caps.steering_mode != MLX4_STEERING_MODE_A0) {
+		port->cadev.max_uc = min(1U << dev->caps.log_num_macs,
+					 CXB_MLX4_MAX_UC);
+		port->cadev.max_mc = CXB_MLX4_MAX_MC;
+	}
 	ether_addr_copy(port->cadev.mac, port->mac);
 
 	adev = &port->cadev.adev;

@@ -10,6 +10,7 @@
  * taken RST -> INIT -> RTR -> RTS over the core's ring memory.
  */
 #include <linux/etherdevice.h>
+#include <linux/ethtool.h>
 #include <linux/io.h>
 #include <linux/mlx4/cmd.h>
 #include <linux/slab.h>
@@ -107,6 +108,66 @@ static bool cxb_mlx4_query_link(struct cxb_mlx4_port *port)
 		up = cxb_mlx4_query_port_link_up(mailbox->buf);
 	mlx4_free_cmd_mailbox(dev, mailbox);
 	return up;
+}
+
+/* QUERY_PORT's link speed byte (5) and transceiver type (24), decoded as
+ * mlx4_en_QUERY_PORT() and mlx4_en's legacy link settings do (en_port.c,
+ * en_ethtool.c): SPEED_* and PORT_* of uapi ethtool.h.
+ */
+#define CXB_MLX4_QUERY_PORT_SPEED	5
+#define CXB_MLX4_QUERY_PORT_SPEED_MASK	0x6fU
+#define CXB_MLX4_QUERY_PORT_TRANSCEIVER	24
+
+static inline u32 cxb_mlx4_query_port_speed(const void *port_ctx)
+{
+	switch (((const u8 *)port_ctx)[CXB_MLX4_QUERY_PORT_SPEED] &
+		CXB_MLX4_QUERY_PORT_SPEED_MASK) {
+	case 0x04:
+		return SPEED_100;
+	case 0x02:
+		return SPEED_1000;
+	case 0x00:	/* XAUI */
+	case 0x01:	/* XFI */
+		return SPEED_10000;
+	case 0x08:
+		return SPEED_20000;
+	case 0x40:
+		return SPEED_40000;
+	case 0x20:
+		return SPEED_56000;
+	default:
+		return SPEED_UNKNOWN;
+	}
+}
+
+static inline u8 cxb_mlx4_query_port_connector(const void *port_ctx)
+{
+	u8 t = ((const u8 *)port_ctx)[CXB_MLX4_QUERY_PORT_TRANSCEIVER];
+
+	if (t > 0 && t <= 0xc)
+		return PORT_FIBRE;
+	if (t == 0 || t == 0x80)
+		return PORT_TP;
+	return PORT_OTHER;
+}
+
+static void cxb_mlx4_get_link_info(struct cxb_adev *cadev,
+				   struct cxb_link_info *li)
+{
+	struct cxb_mlx4_port *port = to_cxb_mlx4_port(cadev);
+	struct mlx4_dev *dev = port->mdev->dev;
+	struct mlx4_cmd_mailbox *mailbox;
+
+	mailbox = mlx4_alloc_cmd_mailbox(dev);
+	if (IS_ERR(mailbox))
+		return;
+	if (!mlx4_cmd_box(dev, 0, mailbox->dma, port->num, 0,
+			  MLX4_CMD_QUERY_PORT, MLX4_CMD_TIME_CLASS_B,
+			  MLX4_CMD_WRAPPED)) {
+		li->speed = cxb_mlx4_query_port_speed(mailbox->buf);
+		li->port = cxb_mlx4_query_port_connector(mailbox->buf);
+	}
+	mlx4_free_cmd_mailbox(dev, mailbox);
 }
 
 void cxb_mlx4_port_link_event(struct cxb_mlx4_port *port, bool up)
@@ -217,10 +278,11 @@ static int cxb_mlx4_rss_apply(struct cxb_mlx4_port *port)
 	return err;
 }
 
-/* Unicast steering of the port's MAC to the RSS QP (B0 or
- * device-managed; A0 steers by the MAC table's own QPN).
+/* Unicast steering of @mac to the RSS QP (B0 or device-managed; A0
+ * steers by the MAC table's own QPN), as mlx4_en_uc_steer_add().
  */
-static int cxb_mlx4_uc_steer_add(struct cxb_mlx4_port *port)
+static int cxb_mlx4_uc_steer_add(struct cxb_mlx4_port *port, const u8 *mac,
+				 u64 *reg_id)
 {
 	struct mlx4_dev *dev = port->mdev->dev;
 	struct mlx4_spec_list spec = {};
@@ -235,7 +297,7 @@ static int cxb_mlx4_uc_steer_add(struct cxb_mlx4_port *port)
 
 	switch (dev->caps.steering_mode) {
 	case MLX4_STEERING_MODE_B0:
-		cxb_mlx4_steer_gid(gid, port->mac, port->num);
+		cxb_mlx4_steer_gid(gid, mac, port->num);
 		return mlx4_unicast_attach(dev, &port->rss_qp, gid, 0,
 					   MLX4_PROT_ETH);
 	case MLX4_STEERING_MODE_DEVICE_MANAGED:
@@ -243,27 +305,28 @@ static int cxb_mlx4_uc_steer_add(struct cxb_mlx4_port *port)
 		rule.qpn = port->rss_qpn;
 		INIT_LIST_HEAD(&rule.list);
 		spec.id = MLX4_NET_TRANS_RULE_ID_ETH;
-		ether_addr_copy(spec.eth.dst_mac, port->mac);
+		ether_addr_copy(spec.eth.dst_mac, mac);
 		eth_broadcast_addr(spec.eth.dst_mac_msk);
 		list_add_tail(&spec.list, &rule.list);
-		return mlx4_flow_attach(dev, &rule, &port->uc_reg_id);
+		return mlx4_flow_attach(dev, &rule, reg_id);
 	default:
 		return 0;
 	}
 }
 
-static void cxb_mlx4_uc_steer_del(struct cxb_mlx4_port *port)
+static void cxb_mlx4_uc_steer_del(struct cxb_mlx4_port *port, const u8 *mac,
+				  u64 reg_id)
 {
 	struct mlx4_dev *dev = port->mdev->dev;
 	u8 gid[16];
 
 	switch (dev->caps.steering_mode) {
 	case MLX4_STEERING_MODE_B0:
-		cxb_mlx4_steer_gid(gid, port->mac, port->num);
+		cxb_mlx4_steer_gid(gid, mac, port->num);
 		mlx4_unicast_detach(dev, &port->rss_qp, gid, MLX4_PROT_ETH);
 		break;
 	case MLX4_STEERING_MODE_DEVICE_MANAGED:
-		mlx4_flow_detach(dev, port->uc_reg_id);
+		mlx4_flow_detach(dev, reg_id);
 		break;
 	default:
 		break;
@@ -301,6 +364,238 @@ static int cxb_mlx4_set_port_general(struct cxb_mlx4_port *port)
 				     port->pause_tx, 0, port->pause_rx, 0);
 }
 
+/* ---- Receive filter ------------------------------------------------------ */
+
+/* An extra unicast address: registered in the port's MAC table and
+ * steered to the RSS QP, as mlx4_en_do_uc_filter() adds one.
+ */
+static int cxb_mlx4_uc_add(struct cxb_mlx4_port *port, struct cxb_mlx4_addr *a)
+{
+	struct mlx4_dev *dev = port->mdev->dev;
+	u64 mac = ether_addr_to_u64(a->mac);
+	int err;
+
+	err = mlx4_register_mac(dev, port->num, mac);
+	if (err < 0)
+		return err;
+	err = cxb_mlx4_uc_steer_add(port, a->mac, &a->reg_id);
+	if (err)
+		mlx4_unregister_mac(dev, port->num, mac);
+	return err;
+}
+
+static void cxb_mlx4_uc_del(struct cxb_mlx4_port *port,
+			    const struct cxb_mlx4_addr *a)
+{
+	cxb_mlx4_uc_steer_del(port, a->mac, a->reg_id);
+	mlx4_unregister_mac(port->mdev->dev, port->num,
+			    ether_addr_to_u64(a->mac));
+}
+
+/* A multicast group attached to the RSS QP, as mlx4_en_do_multicast()
+ * attaches one (the port in byte 5 of the GID for B0 steering).
+ */
+static int cxb_mlx4_mc_add(struct cxb_mlx4_port *port, struct cxb_mlx4_addr *a)
+{
+	u8 gid[16];
+
+	cxb_mlx4_steer_gid(gid, a->mac, port->num);
+	return mlx4_multicast_attach(port->mdev->dev, &port->rss_qp, gid,
+				     port->num, 0, MLX4_PROT_ETH, &a->reg_id);
+}
+
+static void cxb_mlx4_mc_del(struct cxb_mlx4_port *port,
+			    const struct cxb_mlx4_addr *a)
+{
+	u8 gid[16];
+
+	cxb_mlx4_steer_gid(gid, a->mac, port->num);
+	mlx4_multicast_detach(port->mdev->dev, &port->rss_qp, gid,
+			      MLX4_PROT_ETH, a->reg_id);
+}
+
+static bool cxb_mlx4_addr_listed(const u8 (*list)[ETH_ALEN], unsigned int n,
+				 const u8 *mac)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (ether_addr_equal(list[i], mac))
+			return true;
+	return false;
+}
+
+static bool cxb_mlx4_addr_held(const struct cxb_mlx4_addr *t, unsigned int n,
+			       const u8 *mac)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (ether_addr_equal(t[i].mac, mac))
+			return true;
+	return false;
+}
+
+/* Remove the entries of table @t (@mc: the multicast one) that @want
+ * does not list.
+ */
+static void cxb_mlx4_table_trim(struct cxb_mlx4_port *port,
+				struct cxb_mlx4_addr *t, unsigned int *n,
+				const u8 (*want)[ETH_ALEN], unsigned int n_want,
+				bool mc)
+{
+	unsigned int i = 0;
+
+	while (i < *n) {
+		if (cxb_mlx4_addr_listed(want, n_want, t[i].mac)) {
+			i++;
+			continue;
+		}
+		if (mc)
+			cxb_mlx4_mc_del(port, &t[i]);
+		else
+			cxb_mlx4_uc_del(port, &t[i]);
+		t[i] = t[--*n];
+	}
+}
+
+/* Add what @want lists and table @t lacks; after cxb_mlx4_table_trim()
+ * the table has room. The first error stops it.
+ */
+static int cxb_mlx4_table_fill(struct cxb_mlx4_port *port,
+			       struct cxb_mlx4_addr *t, unsigned int *n,
+			       const u8 (*want)[ETH_ALEN], unsigned int n_want,
+			       bool mc)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < n_want; i++) {
+		struct cxb_mlx4_addr *a = &t[*n];
+
+		if (cxb_mlx4_addr_held(t, *n, want[i]))
+			continue;
+		ether_addr_copy(a->mac, want[i]);
+		a->reg_id = 0;
+		err = mc ? cxb_mlx4_mc_add(port, a) : cxb_mlx4_uc_add(port, a);
+		if (err)
+			return err;
+		(*n)++;
+	}
+	return 0;
+}
+
+/* The port's own address becomes @mac: registered and steered before
+ * the old one goes (mlx4_en_replace_mac(), B0 and device-managed), so a
+ * failure leaves the old one in place.
+ */
+static int cxb_mlx4_replace_mac(struct cxb_mlx4_port *port, const u8 *mac)
+{
+	struct mlx4_dev *dev = port->mdev->dev;
+	u64 reg_id = 0;
+	int idx, err;
+
+	idx = mlx4_register_mac(dev, port->num, ether_addr_to_u64(mac));
+	if (idx < 0)
+		return idx;
+	err = cxb_mlx4_uc_steer_add(port, mac, &reg_id);
+	if (err) {
+		mlx4_unregister_mac(dev, port->num, ether_addr_to_u64(mac));
+		return err;
+	}
+	cxb_mlx4_uc_steer_del(port, port->mac, port->uc_reg_id);
+	mlx4_unregister_mac(dev, port->num, ether_addr_to_u64(port->mac));
+	ether_addr_copy(port->mac, mac);
+	port->mac_index = idx;
+	port->uc_reg_id = reg_id;
+	return 0;
+}
+
+/* Unicast (@uc) or multicast promiscuous steering to the RSS QP, as
+ * mlx4_en_set_promisc_mode() and mlx4_en_do_multicast() switch them.
+ */
+static int cxb_mlx4_promisc(struct cxb_mlx4_port *port, bool uc, bool on)
+{
+	struct mlx4_dev *dev = port->mdev->dev;
+	enum mlx4_net_trans_promisc_mode mode;
+
+	switch (dev->caps.steering_mode) {
+	case MLX4_STEERING_MODE_DEVICE_MANAGED:
+		mode = uc ? MLX4_FS_ALL_DEFAULT : MLX4_FS_MC_DEFAULT;
+		if (on)
+			return mlx4_flow_steer_promisc_add(dev, port->num,
+							   port->rss_qpn,
+							   mode);
+		return mlx4_flow_steer_promisc_remove(dev, port->num, mode);
+	case MLX4_STEERING_MODE_B0:
+		if (uc && on)
+			return mlx4_unicast_promisc_add(dev, port->rss_qpn,
+							port->num);
+		if (uc)
+			return mlx4_unicast_promisc_remove(dev, port->rss_qpn,
+							   port->num);
+		if (on)
+			return mlx4_multicast_promisc_add(dev, port->rss_qpn,
+							  port->num);
+		return mlx4_multicast_promisc_remove(dev, port->rss_qpn,
+						     port->num);
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+static int cxb_mlx4_promisc_set(struct cxb_mlx4_port *port, bool uc,
+				bool on)
+{
+	bool *state = uc ? &port->uc_promisc : &port->mc_promisc;
+	int err;
+
+	if (*state == on)
+		return 0;
+	err = cxb_mlx4_promisc(port, uc, on);
+	if (err) {
+		dev_err(&port->cadev.adev.dev, "%s promiscuous mode %s failed: %d\n",
+			uc ? "unicast" : "multicast", on ? "on" : "off", err);
+		return err;
+	}
+	*state = on;
+	return 0;
+}
+
+/* The port's multicast filter (SET_MCAST_FLTR), as mlx4_en_do_multicast()
+ * programs it: off in multicast promiscuous mode, else flushed, the
+ * broadcast address and each group configured, and on.
+ */
+static void cxb_mlx4_mcast_fltr(struct cxb_mlx4_port *port)
+{
+	struct mlx4_dev *dev = port->mdev->dev;
+	unsigned int i;
+
+	mlx4_SET_MCAST_FLTR(dev, port->num, 0, 0, CXB_MLX4_MCAST_DISABLE);
+	if (port->mc_promisc)
+		return;
+	mlx4_SET_MCAST_FLTR(dev, port->num, CXB_MLX4_ETH_BCAST, 1,
+			    CXB_MLX4_MCAST_CONFIG);
+	for (i = 0; i < port->n_mc; i++)
+		mlx4_SET_MCAST_FLTR(dev, port->num,
+				    ether_addr_to_u64(port->mc[i].mac), 0,
+				    CXB_MLX4_MCAST_CONFIG);
+	mlx4_SET_MCAST_FLTR(dev, port->num, 0, 0, CXB_MLX4_MCAST_ENABLE);
+}
+
+/* Everything set_rx_filter added goes (close); the next open starts
+ * from nothing whatever failed here. Port lock held.
+ */
+static void cxb_mlx4_filter_clear(struct cxb_mlx4_port *port)
+{
+	cxb_mlx4_promisc_set(port, true, false);
+	cxb_mlx4_promisc_set(port, false, false);
+	port->uc_promisc = false;
+	port->mc_promisc = false;
+	cxb_mlx4_table_trim(port, port->mc, &port->n_mc, NULL, 0, true);
+	cxb_mlx4_table_trim(port, port->uc, &port->n_uc, NULL, 0, false);
+}
+
 /* ---- Backend operations ------------------------------------------------- */
 
 static int cxb_mlx4_open(struct cxb_adev *cadev, cxb_link_fn link_cb,
@@ -332,7 +627,7 @@ static int cxb_mlx4_open(struct cxb_adev *cadev, cxb_link_fn link_cb,
 	err = cxb_mlx4_rss_apply(port);
 	if (err)
 		goto err_qp;
-	err = cxb_mlx4_uc_steer_add(port);
+	err = cxb_mlx4_uc_steer_add(port, port->mac, &port->uc_reg_id);
 	if (err) {
 		dev_err(d, "unicast steering failed: %d\n", err);
 		goto err_qp;
@@ -372,7 +667,7 @@ static int cxb_mlx4_open(struct cxb_adev *cadev, cxb_link_fn link_cb,
 err_port:
 	mlx4_CLOSE_PORT(dev, port->num);
 err_uc:
-	cxb_mlx4_uc_steer_del(port);
+	cxb_mlx4_uc_steer_del(port, port->mac, port->uc_reg_id);
 err_qp:
 	port->open = false;
 	cxb_mlx4_qp_destroy(dev, &port->rss_qp, &port->rss_state);
@@ -398,17 +693,71 @@ static void cxb_mlx4_close(struct cxb_adev *cadev)
 	spin_unlock_irqrestore(&port->link_lock, flags);
 
 	mutex_lock(&port->lock);
+	cxb_mlx4_filter_clear(port);
 	cxb_mlx4_steer_gid(gid, port->cadev.mac, port->num);
 	eth_broadcast_addr(&gid[10]);
 	mlx4_multicast_detach(dev, &port->rss_qp, gid, MLX4_PROT_ETH,
 			      port->bcast_reg_id);
 	mlx4_CLOSE_PORT(dev, port->num);
-	cxb_mlx4_uc_steer_del(port);
+	cxb_mlx4_uc_steer_del(port, port->mac, port->uc_reg_id);
 	port->open = false;
 	cxb_mlx4_qp_destroy(dev, &port->rss_qp, &port->rss_state);
 	cxb_mlx4_rss_qpn_put(port);
 	mlx4_unregister_mac(dev, port->num, ether_addr_to_u64(port->mac));
 	mutex_unlock(&port->lock);
+}
+
+/* Unwanted entries go first, then the own address moves, then new
+ * entries come: an address moving between the own slot and the extra
+ * list is never detached after it was attached. An address the device
+ * does not take turns the port promiscuous instead, as mlx4_en does
+ * (MLX4_EN_FLAG_FORCE_PROMISC).
+ */
+static int cxb_mlx4_set_rx_filter(struct cxb_adev *cadev,
+				  const struct cxb_rx_filter *f)
+{
+	struct cxb_mlx4_port *port = to_cxb_mlx4_port(cadev);
+	struct device *d = &cadev->adev.dev;
+	bool force = false;
+	int err = 0;
+
+	if (!f->n_uc || f->n_uc > cadev->max_uc || f->n_mc > cadev->max_mc)
+		return -EINVAL;
+	mutex_lock(&port->lock);
+	if (!port->open) {
+		err = -ENETDOWN;
+		goto out;
+	}
+	cxb_mlx4_table_trim(port, port->uc, &port->n_uc, f->uc + 1,
+			    f->n_uc - 1, false);
+	cxb_mlx4_table_trim(port, port->mc, &port->n_mc, f->mc, f->n_mc,
+			    true);
+	if (!ether_addr_equal(f->uc[0], port->mac)) {
+		err = cxb_mlx4_replace_mac(port, f->uc[0]);
+		if (err) {
+			dev_err(d, "MAC %pM registration failed: %d\n",
+				f->uc[0], err);
+			goto out;
+		}
+	}
+	err = cxb_mlx4_table_fill(port, port->uc, &port->n_uc, f->uc + 1,
+				  f->n_uc - 1, false);
+	if (!err)
+		err = cxb_mlx4_table_fill(port, port->mc, &port->n_mc, f->mc,
+					  f->n_mc, true);
+	if (err) {
+		dev_warn(d, "receive filter: an address was refused (%d): promiscuous\n",
+			 err);
+		force = true;
+	}
+	err = cxb_mlx4_promisc_set(port, true, f->promisc || force);
+	if (!err)
+		err = cxb_mlx4_promisc_set(port, false,
+					   f->promisc || f->allmulti || force);
+	cxb_mlx4_mcast_fltr(port);
+out:
+	mutex_unlock(&port->lock);
+	return err;
 }
 
 static bool cxb_mlx4_link_up(struct cxb_adev *cadev)
@@ -761,4 +1110,6 @@ const struct cxb_backend_ops cxb_mlx4_ops = {
 	.sq_destroy	= cxb_mlx4_sq_destroy,
 	.rq_create	= cxb_mlx4_rq_create,
 	.rq_destroy	= cxb_mlx4_rq_destroy,
+	.set_rx_filter	= cxb_mlx4_set_rx_filter,
+	.get_link_info	= cxb_mlx4_get_link_info,
 };

@@ -50,8 +50,16 @@
 #define CXB_SIM_MAX_CHANNELS	8
 #define CXB_SIM_MAX_MTU		9000
 #define CXB_SIM_DEF_MTU		1500
+#define CXB_SIM_DEF_SPEED	10000	/* Mb/s: the QEMU model's 10G ports */
+#define CXB_SIM_MAX_SPEED	400000	/* the fastest a debugfs speed may say */
 #define CXB_SIM_MAX_ID		0xffff	/* adapter ID: MAC bytes 2-3 */
 #define CXB_SIM_LKEY		0x00cb0d01U
+/* Receive filter: a ConnectX-3 port's MAC table holds 128 addresses
+ * (MLX4_MAX_MAC_NUM, mlx4/port.c); the model's multicast table as many
+ * groups (hardware holds thousands of multicast groups).
+ */
+#define CXB_SIM_MAX_UC		128
+#define CXB_SIM_MAX_MC		128
 
 /* Register pages */
 #define CXB_SIM_UAR_PER_CH	4
@@ -151,6 +159,7 @@ enum cxb_sim_cnt {
 	CXB_SIM_C_IRQS_TIMER,		/* interrupts the moderation period raised */
 	CXB_SIM_C_IRQS_ARM,		/* interrupts raised by an arm: CQEs waiting */
 	CXB_SIM_C_MODER_TIMER,		/* moderation hrtimer expiries (guest irqs) */
+	CXB_SIM_C_RX_FILTERED,		/* frames the receive filter refused */
 	CXB_SIM_NR_CNT
 };
 
@@ -338,6 +347,18 @@ struct cxb_sim_uar {
 	struct cxb_sim_cq __rcu *cq;
 };
 
+/* A port's receive filter (backend op set_rx_filter), replaced whole
+ * under the adapter lock, read by the receive path under RCU.
+ */
+struct cxb_sim_filter {
+	bool promisc;
+	bool allmulti;
+	unsigned int n_uc;
+	unsigned int n_mc;
+	struct rcu_head rcu;
+	u8 addr[][ETH_ALEN];	/* n_uc unicast, then n_mc multicast */
+};
+
 struct cxb_sim_cnt_file {
 	struct cxb_sim_port *port;
 	unsigned int idx;
@@ -355,6 +376,11 @@ struct cxb_sim_port {
 	bool enabled;
 	bool link;
 	bool pause;		/* 802.3x: push back instead of dropping */
+	u32 speed;		/* Mb/s reported (debugfs speed) */
+	/* what the port receives; NULL (closed, or nothing programmed
+	 * yet): broadcast only
+	 */
+	struct cxb_sim_filter __rcu *filter;
 	atomic64_t port_rx_dropped;	/* rx_dropped, never reset */
 	atomic_t paused_sqs;	/* own SQs whose engine is paused */
 	atomic_t resume_rr;	/* rotates the order queues resume in */
@@ -554,12 +580,16 @@ enum cxb_sim_rx_res {
 	CXB_SIM_RX_OK,		/* delivered: rx_frames */
 	CXB_SIM_RX_DROPPED,	/* rx_dropped */
 	CXB_SIM_RX_PAUSE,	/* no receive WQE, pause on: nothing counted */
+	CXB_SIM_RX_FILTERED,	/* destination not received: rx_filtered */
 };
 
 enum cxb_sim_rx_res cxb_sim_rx_deliver(struct cxb_sim_port *port,
 				       const u8 *frame, unsigned int len,
 				       const struct cxb_sim_pkt *pk,
 				       struct cxb_sim_pass *pass);
+int cxb_sim_filter_set(struct cxb_sim_port *port,
+		       const struct cxb_rx_filter *f);
+void cxb_sim_filter_clear(struct cxb_sim_port *port);
 
 /* cxbell_sim_debugfs.c */
 __printf(2, 3)

@@ -38,6 +38,8 @@ static struct bus_type cxb_sim_bus;
 
 static void cxb_sim_port_free(struct cxb_sim_port *port)
 {
+	/* closed by now (or never opened): no receive path reads it */
+	kfree(rcu_dereference_protected(port->filter, true));
 	vfree(port->regs);
 	free_percpu(port->stats);
 	kfree(port);
@@ -64,6 +66,7 @@ static int cxb_sim_port_add(struct cxb_sim_adapter *ad, unsigned int index)
 	port->index = index;
 	atomic_set(&port->fault.err_syndrome, MLX4_CQE_SYNDROME_LOCAL_PROT_ERR);
 	port->mtu = CXB_SIM_DEF_MTU;
+	port->speed = CXB_SIM_DEF_SPEED;
 	cxb_sim_port_pause_init(port);
 	port->stats = alloc_percpu(struct cxb_sim_stats);
 	port->regs = vzalloc(CXB_SIM_REGS_SIZE);
@@ -84,6 +87,8 @@ static int cxb_sim_port_add(struct cxb_sim_adapter *ad, unsigned int index)
 	cadev->bf_size = ad->gen == CXB_GEN_CX5 ? 0 : CXB_SIM_BF_SIZE;
 	/* a channel's UAR pages have room for a second SQ and a third CQ */
 	cadev->xdp_sq = true;
+	cadev->max_uc = CXB_SIM_MAX_UC;
+	cadev->max_mc = CXB_SIM_MAX_MC;
 	cadev->mac[0] = 0x02;		/* locally administered */
 	cadev->mac[1] = 0xcb;
 	cadev->mac[2] = ad->id >> 8;

@@ -38,6 +38,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/ratelimit.h>
+#include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
@@ -86,6 +87,7 @@ static const char * const cxb_sim_cnt_names[CXB_SIM_NR_CNT] = {
 	[CXB_SIM_C_IRQS_TIMER]		= "irqs_timer",
 	[CXB_SIM_C_IRQS_ARM]		= "irqs_arm",
 	[CXB_SIM_C_MODER_TIMER]		= "moder_timer_runs",
+	[CXB_SIM_C_RX_FILTERED]		= "rx_filtered",
 };
 
 static struct dentry *cxb_sim_droot;
@@ -288,6 +290,43 @@ static ssize_t cxb_sim_pause_write(struct file *file,
 	return count;
 }
 
+/* port<P>/speed: the link speed the port reports, Mb/s */
+static ssize_t cxb_sim_speed_read(struct file *file, char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	struct cxb_sim_port *port = file->private_data;
+	char buf[16];
+	int n;
+
+	n = scnprintf(buf, sizeof(buf), "%u\n", READ_ONCE(port->speed));
+	return simple_read_from_buffer(ubuf, count, ppos, buf, n);
+}
+
+static ssize_t cxb_sim_speed_write(struct file *file,
+				   const char __user *ubuf, size_t count,
+				   loff_t *ppos)
+{
+	struct cxb_sim_port *port = file->private_data;
+	u32 speed;
+	int err;
+
+	err = kstrtou32_from_user(ubuf, count, 0, &speed);
+	if (err)
+		return err;
+	if (!speed || speed > CXB_SIM_MAX_SPEED)
+		return -EINVAL;
+	WRITE_ONCE(port->speed, speed);
+	return count;
+}
+
+static const struct file_operations cxb_sim_speed_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= cxb_sim_speed_read,
+	.write	= cxb_sim_speed_write,
+	.llseek	= default_llseek,
+};
+
 static const struct file_operations cxb_sim_pause_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
@@ -396,6 +435,32 @@ static const struct file_operations cxb_sim_cable_fops = {
 	.llseek	= default_llseek,
 };
 
+/* port<P>/rx_filter: what the driver programmed, as the receive path
+ * sees it ("none" while closed)
+ */
+static int cxb_sim_rx_filter_show(struct seq_file *m, void *v)
+{
+	struct cxb_sim_port *port = m->private;
+	const struct cxb_sim_filter *f;
+	unsigned int i;
+
+	rcu_read_lock();
+	f = rcu_dereference(port->filter);
+	if (!f) {
+		seq_puts(m, "none\n");
+		goto out;
+	}
+	seq_printf(m, "promisc %d\nallmulti %d\nuc %u\nmc %u\n",
+		   f->promisc, f->allmulti, f->n_uc, f->n_mc);
+	for (i = 0; i < f->n_uc + f->n_mc; i++)
+		seq_printf(m, "%s %pM\n", i < f->n_uc ? "uc" : "mc",
+			   f->addr[i]);
+out:
+	rcu_read_unlock();
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(cxb_sim_rx_filter);
+
 void cxb_sim_debugfs_port_add(struct cxb_sim_port *port)
 {
 	char name[16];
@@ -412,6 +477,10 @@ void cxb_sim_debugfs_port_add(struct cxb_sim_port *port)
 	}
 	debugfs_create_file("pause", 0600, port->ddir, port,
 			    &cxb_sim_pause_fops);
+	debugfs_create_file("rx_filter", 0444, port->ddir, port,
+			    &cxb_sim_rx_filter_fops);
+	debugfs_create_file("speed", 0600, port->ddir, port,
+			    &cxb_sim_speed_fops);
 	cxb_sim_debugfs_port_faults(port);
 }
 

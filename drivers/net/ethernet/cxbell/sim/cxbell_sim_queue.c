@@ -15,6 +15,7 @@
  */
 #include <linux/delay.h>
 #include <linux/etherdevice.h>
+#include <linux/ethtool.h>
 #include <linux/ktime.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -116,6 +117,7 @@ static void cxb_sim_close(struct cxb_adev *cadev)
 	port->link_cb = NULL;
 	port->link_ctx = NULL;
 	WRITE_ONCE(port->enabled, false);
+	cxb_sim_filter_clear(port);
 	cxb_sim_link_update(ad);
 	mutex_unlock(&ad->lock);
 	/* paused engines on either side discard what they hold */
@@ -143,6 +145,20 @@ static int cxb_sim_set_mtu(struct cxb_adev *cadev, unsigned int mtu)
 		return -EINVAL;
 	WRITE_ONCE(to_cxb_sim_port(cadev)->mtu, mtu);
 	return 0;
+}
+
+/* The link as a direct-attach cable's, at the speed of debugfs speed */
+static void cxb_sim_get_link_info(struct cxb_adev *cadev,
+				  struct cxb_link_info *li)
+{
+	li->speed = READ_ONCE(to_cxb_sim_port(cadev)->speed);
+	li->port = PORT_DA;
+}
+
+static int cxb_sim_set_rx_filter(struct cxb_adev *cadev,
+				 const struct cxb_rx_filter *f)
+{
+	return cxb_sim_filter_set(to_cxb_sim_port(cadev), f);
 }
 
 /* 802.3x pause: the sim's send engines always honour a push-back (rx);
@@ -686,6 +702,8 @@ const struct cxb_backend_ops cxb_sim_backend_ops = {
 	.sq_destroy	= cxb_sim_sq_destroy,
 	.rq_create	= cxb_sim_rq_create,
 	.rq_destroy	= cxb_sim_rq_destroy,
+	.set_rx_filter	= cxb_sim_set_rx_filter,
+	.get_link_info	= cxb_sim_get_link_info,
 	.get_port_stats	= cxb_sim_get_port_stats,
 	.mmio_notify	= cxb_sim_mmio_notify,
 };

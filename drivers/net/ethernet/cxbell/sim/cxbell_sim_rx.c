@@ -13,6 +13,14 @@
  * pause on, pushed back (CXB_SIM_RX_PAUSE): the sender keeps it and
  * tries again later (Documentation/sim.rst, link-level flow control).
  *
+ * Receive filter: as a ConnectX steers by destination MAC, a frame is
+ * delivered if it is broadcast, if its destination is in the port's
+ * unicast or multicast table, if it is multicast with all-multicast on,
+ * or with promiscuous mode on; any other is counted in rx_filtered and
+ * goes no further. The tables are what the driver programmed through
+ * the set_rx_filter backend op (a firmware command's worth); a closed
+ * port has none, and receives nothing but broadcast.
+ *
  * Faults (port fault/ knobs): the next N completions may be error CQEs
  * (rx_err_cqe) or flag a bad FCS (rx_bad_fcs); either way the frame is
  * written and its WQE consumed, as a device that received it would.
@@ -21,7 +29,9 @@
  * halves disabled, RCU read side); takes the RQ lock and then the CQ
  * lock, never the other way around.
  */
+#include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 
 #include "cxbell_sim.h"
@@ -157,6 +167,88 @@ static enum cxb_sim_rx_res cxb_sim_rq_fill(struct cxb_sim_rq *rq,
 	return CXB_SIM_RX_OK;
 }
 
+/* Replace the port's receive filter with @f (backend op set_rx_filter).
+ * Process context.
+ */
+int cxb_sim_filter_set(struct cxb_sim_port *port,
+		       const struct cxb_rx_filter *f)
+{
+	struct cxb_sim_adapter *ad = port->ad;
+	struct cxb_sim_filter *nf, *old;
+	unsigned int i;
+	int err = 0;
+
+	if (f->n_uc > port->cadev.max_uc || f->n_mc > port->cadev.max_mc)
+		return -ENOSPC;
+	for (i = 0; i < f->n_uc; i++)
+		if (!is_unicast_ether_addr(f->uc[i]))
+			return -EINVAL;
+	for (i = 0; i < f->n_mc; i++)
+		if (!is_multicast_ether_addr(f->mc[i]))
+			return -EINVAL;
+	nf = kzalloc(struct_size(nf, addr, f->n_uc + f->n_mc), GFP_KERNEL);
+	if (!nf)
+		return -ENOMEM;
+	nf->promisc = f->promisc;
+	nf->allmulti = f->allmulti;
+	nf->n_uc = f->n_uc;
+	nf->n_mc = f->n_mc;
+	memcpy(nf->addr, f->uc, f->n_uc * ETH_ALEN);
+	memcpy(nf->addr + f->n_uc, f->mc, f->n_mc * ETH_ALEN);
+
+	mutex_lock(&ad->lock);
+	if (!port->enabled) {
+		/* nothing is steered on a closed port */
+		err = -ENETDOWN;
+		old = nf;
+	} else {
+		old = rcu_replace_pointer(port->filter, nf,
+					  lockdep_is_held(&ad->lock));
+	}
+	mutex_unlock(&ad->lock);
+	if (old)
+		kfree_rcu(old, rcu);
+	return err;
+}
+
+/* The port closed: every entry goes. Adapter lock held. */
+void cxb_sim_filter_clear(struct cxb_sim_port *port)
+{
+	struct cxb_sim_filter *old;
+
+	old = rcu_replace_pointer(port->filter, NULL,
+				  lockdep_is_held(&port->ad->lock));
+	if (old)
+		kfree_rcu(old, rcu);
+}
+
+/* Does the port's filter let a frame for @dst in? RCU read side. */
+static bool cxb_sim_filter_pass(struct cxb_sim_port *port, const u8 *dst)
+{
+	const struct cxb_sim_filter *f = rcu_dereference(port->filter);
+	unsigned int i, end;
+
+	if (is_broadcast_ether_addr(dst))
+		return true;
+	if (!f)
+		return false;
+	if (f->promisc)
+		return true;
+	if (is_multicast_ether_addr(dst)) {
+		if (f->allmulti)
+			return true;
+		i = f->n_uc;
+		end = f->n_uc + f->n_mc;
+	} else {
+		i = 0;
+		end = f->n_uc;
+	}
+	for (; i < end; i++)
+		if (ether_addr_equal(dst, f->addr[i]))
+			return true;
+	return false;
+}
+
 /* Returns what became of the frame; counted here but for a pushback. */
 enum cxb_sim_rx_res cxb_sim_rx_deliver(struct cxb_sim_port *port,
 				       const u8 *frame, unsigned int len,
@@ -168,6 +260,10 @@ enum cxb_sim_rx_res cxb_sim_rx_deliver(struct cxb_sim_port *port,
 	struct cxb_sim_rq *rq;
 	u32 hash = 0;
 
+	if (!cxb_sim_filter_pass(port, frame)) {
+		cxb_sim_inc(port, CXB_SIM_C_RX_FILTERED);
+		return CXB_SIM_RX_FILTERED;
+	}
 	if (pk->l4)
 		hash = cxb_sim_pkt_hash(frame, pk);
 	if (nr > 1)

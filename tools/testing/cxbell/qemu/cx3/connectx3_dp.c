@@ -159,6 +159,12 @@ typedef struct CX3Dp {
 	GHashTable *cqs;
 	GHashTable *qps;
 	GHashTable *mcg;	/* B0 steering: MCG index -> entry */
+	/*
+	 * B0 promiscuous QPs (mlx4_WRITE_PROMISC: WRITE_MCG, op_mod 1) by
+	 * port and steer type (MLX4_MC_STEER 0, MLX4_UC_STEER 1): the
+	 * default entry's first member, -1 none
+	 */
+	int64_t promisc_qpn[CX3_NUM_PORTS][2];
 	CX3Rule rule[MAX_RULES];
 	uint64_t next_rule_id;
 	uint32_t vlan_fltr[CX3_NUM_PORTS][128];
@@ -824,12 +830,45 @@ static int cmd_read_mcg(CX3State *s, CX3Cmd *c)
 	return st;
 }
 
+/*
+ * WRITE_MCG with op_mod 1 (mlx4 mcg.c mlx4_WRITE_PROMISC): the default
+ * entry of a port and steer type, in_mod port << 16 | steer << 1, an
+ * MGM whose members receive what no entry of that type matches (the
+ * driver adds them to every existing entry itself)
+ */
+static int cmd_write_promisc(CX3State *s, CX3Cmd *c)
+{
+	unsigned int port = c->in_mod >> 16, steer = (c->in_mod >> 1) & 0x7f;
+	uint8_t e[64];
+	uint32_t n;
+
+	if (!mcg_ok(s, 0, "WRITE_PROMISC"))
+		return CX3_STAT_BAD_SYS_STATE;
+	if (port < 1 || port > CX3_NUM_PORTS || steer > 1 ||
+	    (c->in_mod & 0xff01)) {
+		cx3_violation(s, "WRITE_PROMISC in_mod 0x%x", c->in_mod);
+		return CX3_STAT_BAD_PARAM;
+	}
+	if (!cx3_inbox(s, c, e, sizeof(e)))
+		return CX3_STAT_BAD_PARAM;
+	n = ldl_be_p(e + 4) & 0xffffff;
+	if (n > (mcg_esz(s) - 32) / 4) {
+		cx3_violation(s, "WRITE_PROMISC: %u members", n);
+		return CX3_STAT_BAD_PARAM;
+	}
+	s->dp->promisc_qpn[port - 1][steer] =
+		n ? (int64_t)(ldl_be_p(e + 32) & 0xffffff) : -1;
+	return CX3_STAT_OK;
+}
+
 static int cmd_write_mcg(CX3State *s, CX3Cmd *c)
 {
 	unsigned int esz = mcg_esz(s);
 	uint8_t *e;
 	uint32_t n;
 
+	if (c->opmod == 1)
+		return cmd_write_promisc(s, c);
 	if (!mcg_ok(s, c->in_mod, "WRITE_MCG"))
 		return CX3_STAT_BAD_INDEX;
 	/*
@@ -937,6 +976,10 @@ static int64_t steer(CX3State *s, unsigned int port, const uint8_t *f,
 		gid[7] = (f[0] & 1) ? 0 : 1 << 1;
 		memcpy(gid + 10, f, 6);
 		q = mcg_lookup(s, gid);
+		if (q >= 0)
+			return q;
+		/* no entry: the promiscuous QP of that steer type */
+		q = s->dp->promisc_qpn[port - 1][gid[7] >> 1];
 		if (q >= 0)
 			return q;
 	}
@@ -1847,6 +1890,7 @@ void cx3_dp_init(CX3State *s)
 					g_free);
 	for (i = 0; i < BF_SLOTS; i++)
 		dp->bf[i].base = ~(hwaddr)0;
+	memset(dp->promisc_qpn, 0xff, sizeof(dp->promisc_qpn));
 	dp->pause_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, pause_timer, s);
 	s->dp = dp;
 }
@@ -1866,6 +1910,7 @@ void cx3_dp_reset(CX3State *s)
 	g_hash_table_remove_all(dp->cqs);
 	g_hash_table_remove_all(dp->qps);
 	g_hash_table_remove_all(dp->mcg);
+	memset(dp->promisc_qpn, 0xff, sizeof(dp->promisc_qpn));
 	memset(dp->rule, 0, sizeof(dp->rule));
 	memset(dp->vlan_fltr_set, 0, sizeof(dp->vlan_fltr_set));
 	dp->cq_db_w0_ok = false;
