@@ -5,7 +5,13 @@
 # this tree (without build products) for the kernel of scripts/kver.sh,
 # then check that every module dkms.conf names was built.
 #
-#   scripts/dkms-test.sh
+#   scripts/dkms-test.sh [--kernel 6.1|6.12]
+#
+# --kernel 6.12: the same for Debian 13's kernel, with Debian 13's dkms,
+# in the trixie chroot of scripts/build-trixie.sh (made by it first if
+# missing; dkms is installed into it on first use, a few seconds): the
+# tree's files are copied into the chroot and this script runs there.
+# 6.1 (the default) is the host's kernel.
 #
 # Leaves no state behind: the source, the DKMS tree and the module
 # signing key dkms generates are in a private temporary directory (dkms
@@ -16,6 +22,42 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+kernel=6.1
+if [ "${1:-}" = --kernel ]; then
+	kernel=${2:-}
+	shift 2 || true
+fi
+case $kernel in
+6.1) ;;
+6.12)
+	root=${CXBELL_TRIXIE_ROOT:-/var/cache/cxbell/trixie}
+	if [ ! -e "$root/.cxbell-ready" ]; then
+		bash "$top/scripts/build-trixie.sh" >&2
+	fi
+	# (openssl: dkms makes the key it signs with, as on the host)
+	for p in dkms openssl; do
+		chroot "$root" dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q 'ok installed' ||
+			chroot "$root" apt-get install -y -q \
+				--no-install-recommends "$p" >/dev/null
+	done
+	hdr=$(cd "$root/usr/src" && ls -d linux-headers-*-amd64 | sort -V | tail -n 1)
+	# the tree's files (as build-trixie.sh copies them), in a
+	# directory of this tree's own
+	src=$root/cxbell-dkms.$(printf '%s' "$top" | sha256sum | cut -c1-12)
+	rm -rf "$src"
+	mkdir -p "$src"
+	(cd "$top" && git ls-files -z -c -o --exclude-standard |
+		tar -c --null -T - | tar -x -C "$src")
+	rc=0
+	chroot "$root" env CXBELL_KVER="${hdr#linux-headers-}" TMPDIR=/tmp \
+		bash "/${src##*/}/scripts/dkms-test.sh" || rc=$?
+	rm -rf "$src"
+	exit $rc ;;
+*)
+	echo "dkms-test: --kernel 6.1 or 6.12" >&2
+	exit 2 ;;
+esac
 kver=${CXBELL_KVER:-$("$top/scripts/kver.sh")}
 command -v dkms >/dev/null || {
 	echo "dkms-test: dkms missing (run scripts/install-deps.sh)" >&2

@@ -51,4 +51,17 @@ static inline void cxb_set_xdp_features(struct net_device *dev, bool ndo_xmit)
 }
 #endif
 
+/* 6.9: per-queue counters through the netdev netlink family (qstats-get,
+ * "ynl --family netdev --dump qstats-get"), from the driver's struct
+ * netdev_stat_ops. Before, ethtool -S alone showed them. The ops exist
+ * only where the kernel has them, so the macro drops its argument on the
+ * others.
+ */
+#ifdef CXB_HAVE_NETDEV_STAT_OPS
+#include <net/netdev_queues.h>
+#define cxb_set_stat_ops(dev, ops)	((dev)->stat_ops = (ops))
+#else
+#define cxb_set_stat_ops(dev, ops)	do { } while (0)
+#endif
+
 #endif /* _CXBELL_COMPAT_H */

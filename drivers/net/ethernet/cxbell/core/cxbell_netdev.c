@@ -1039,6 +1039,77 @@ static void cxb_get_stats64(struct net_device *dev,
 	stats->rx_missed_errors = cxb_port_rx_dropped(priv);
 }
 
+#ifdef CXB_HAVE_NETDEV_STAT_OPS
+/* The per-queue counters of the netdev family (qstats-get): queue i is
+ * channel i, counting from the channel's creation (a reconfiguration
+ * starts the queues afresh); the base has what channels gone before
+ * counted, so that base and queues add up to ndo_get_stats64's packets
+ * and bytes. XDP send queues are not the stack's: not in them, as not in
+ * ndo_get_stats64. Called under RTNL, which keeps priv->ch as it is.
+ */
+static void cxb_qstats_rx(struct netdev_queue_stats_rx *q,
+			  const struct cxb_rx_stats *s)
+{
+	q->packets = s->packets;
+	q->bytes = s->bytes;
+	q->alloc_fail = s->alloc_fail;
+	q->csum_unnecessary = s->csum_unnecessary;
+	q->csum_none = s->csum_none;
+}
+
+static void cxb_qstats_tx(struct netdev_queue_stats_tx *q,
+			  const struct cxb_tx_stats *s)
+{
+	q->packets = s->x.packets;
+	q->bytes = s->x.bytes;
+	q->stop = s->x.queue_stopped;
+	q->wake = s->c.wake_queue;
+}
+
+static void cxb_get_queue_stats_rx(struct net_device *dev, int idx,
+				   struct netdev_queue_stats_rx *stats)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+	struct cxb_rx_stats s;
+
+	/* down: no channel, every count is in the base */
+	if (!priv->ch || (unsigned int)idx >= priv->num_ch)
+		return;
+	cxb_get_rx_stats(&priv->ch[idx]->rx, &s);
+	cxb_qstats_rx(stats, &s);
+}
+
+static void cxb_get_queue_stats_tx(struct net_device *dev, int idx,
+				   struct netdev_queue_stats_tx *stats)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+	struct cxb_tx_stats s;
+
+	if (!priv->ch || (unsigned int)idx >= priv->num_ch)
+		return;
+	cxb_get_tx_stats(&priv->ch[idx]->tx, &s);
+	cxb_qstats_tx(stats, &s);
+}
+
+static void cxb_get_base_stats(struct net_device *dev,
+			       struct netdev_queue_stats_rx *rx,
+			       struct netdev_queue_stats_tx *tx)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+
+	spin_lock_bh(&priv->stats_lock);
+	cxb_qstats_rx(rx, &priv->rx_base);
+	cxb_qstats_tx(tx, &priv->tx_base);
+	spin_unlock_bh(&priv->stats_lock);
+}
+
+static const struct netdev_stat_ops cxb_stat_ops = {
+	.get_queue_stats_rx	= cxb_get_queue_stats_rx,
+	.get_queue_stats_tx	= cxb_get_queue_stats_tx,
+	.get_base_stats		= cxb_get_base_stats,
+};
+#endif
+
 /* Packets dropped for want of a ring (cxb_tx_drop_no_ring()). */
 u64 cxb_port_tx_dropped(struct cxb_priv *priv)
 {
@@ -1200,6 +1271,7 @@ int cxb_netdev_create(struct cxb_adev *cadev)
 						     &cxb_mlx4_netdev_ops;
 	dev->sysfs_groups[0] = &cxb_sysfs_group;
 	dev->ethtool_ops = &cxb_ethtool_ops;
+	cxb_set_stat_ops(dev, &cxb_stat_ops);
 	dev->dev_port = cadev->port;
 	dev->hw_features = NETIF_F_SG | NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM |
 			   NETIF_F_RXCSUM;

@@ -50,6 +50,7 @@ struct cxb_mlx4_addr {
  * @uar_map: @uar mapped
  * @mr: memory region over all of memory (physical addressing); its key is
  *	the lkey of every data segment
+ * @port_lock: protects @port against the event handler (atomic context)
  * @port: ports offered to the core, NULL where skipped
  */
 struct cxb_mlx4_dev {
@@ -58,6 +59,7 @@ struct cxb_mlx4_dev {
 	struct mlx4_uar uar;
 	void __iomem *uar_map;
 	struct mlx4_mr mr;
+	spinlock_t port_lock;	/* see above */
 	struct cxb_mlx4_port *port[MLX4_MAX_PORTS + 1];
 };
 

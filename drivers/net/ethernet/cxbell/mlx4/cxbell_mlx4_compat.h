@@ -2,14 +2,16 @@
 /* cxbell_mlx4: how a client attaches to mlx4_core.
  *
  * Up to Linux 6.4 (Debian 12's 6.1 included) a client registers a struct
- * mlx4_interface: add() per adapter, remove(), and event() for port and
- * device events, dispatched under a spinlock. Linux 6.5 moved the clients
- * to the auxiliary bus (struct mlx4_adrv in linux/mlx4/driver.h): an
- * auxiliary driver binds the adapter's mlx4_core.eth device, and events
- * come through a notifier the driver registers per adapter, called in
- * atomic context. cxbell_mlx4 is written
- * against the small interface below; Kbuild picks the implementation
- * (CXB_MLX4_HAVE_INTERFACE, else the auxiliary bus).
+ * mlx4_interface: add() per adapter, activate() once the adapter's events
+ * reach the client, remove(), and event() for port and device events,
+ * dispatched under a spinlock. Linux 6.5 moved the clients to the
+ * auxiliary bus (struct mlx4_adrv in linux/mlx4/driver.h): an auxiliary
+ * driver binds the adapter's mlx4_core.eth device, and events come
+ * through a notifier the driver registers per adapter, called in atomic
+ * context; mlx4_en registers it before it creates its netdevs (en_main.c,
+ * mlx4_en_probe()). cxbell_mlx4 is written against the small interface
+ * below; Kbuild picks the implementation (CXB_MLX4_HAVE_INTERFACE, else
+ * the auxiliary bus).
  */
 #ifndef _CXBELL_MLX4_COMPAT_H
 #define _CXBELL_MLX4_COMPAT_H
@@ -20,12 +22,15 @@
 /**
  * struct cxb_mlx4_client - the client callbacks
  * @add: an adapter appeared; returns the context, NULL to ignore it
+ * @activate: the adapter's events reach @event from now on; a port
+ *	offered from here hears of every change of its link
  * @remove: the adapter goes away (or the client unregisters)
  * @event: a device event; @port is the 1-based port of port events.
  *	Atomic context.
  */
 struct cxb_mlx4_client {
 	void *(*add)(struct mlx4_dev *dev);
+	void (*activate)(struct mlx4_dev *dev, void *ctx);
 	void (*remove)(struct mlx4_dev *dev, void *ctx);
 	void (*event)(struct mlx4_dev *dev, void *ctx,
 		      enum mlx4_dev_event event, unsigned long port);
@@ -38,6 +43,8 @@ static struct mlx4_interface cxb_mlx4_intf;
 static inline int cxb_mlx4_client_register(const struct cxb_mlx4_client *c)
 {
 	cxb_mlx4_intf.add = c->add;
+	/* (called once the context is on the adapter's list events go to) */
+	cxb_mlx4_intf.activate = c->activate;
 	cxb_mlx4_intf.remove = c->remove;
 	cxb_mlx4_intf.event = c->event;
 	/* No get_dev: mlx4_get_protocol_dev() (RoCE, bonding) keeps finding
@@ -113,6 +120,7 @@ static int cxb_mlx4_adev_probe(struct auxiliary_device *adev,
 		kfree(b);
 		return err;
 	}
+	cxb_mlx4_cl->activate(b->dev, b->ctx);
 	auxiliary_set_drvdata(adev, b);
 	return 0;
 }

@@ -3,7 +3,8 @@
  * cxbell core.
  *
  * On add() (an adapter under mlx4_core) it allocates the adapter's PD, MR
- * and UAR and creates one "cxbell_mlx4.port" auxiliary device per Ethernet
+ * and UAR; on activate(), once mlx4_core delivers the adapter's events to
+ * it, it creates one "cxbell_mlx4.port" auxiliary device per Ethernet
  * port that no other Ethernet client (mlx4_en) drives; the cxbell core
  * binds it and creates the netdev. Port up/down events reach the core as
  * link changes. remove() deletes the ports (the core unbinds first) and
@@ -35,6 +36,18 @@ static unsigned int cxb_mlx4_port_channels(struct mlx4_dev *dev, u8 num)
 			     CXB_MLX4_MAX_CHANNELS);
 
 	return n ? rounddown_pow_of_two(n) : 1;
+}
+
+/* Make @port the adapter's port @num (NULL: none) for the event handler,
+ * which runs in atomic context: when this returns, none uses the port
+ * that was there.
+ */
+static void cxb_mlx4_port_publish(struct cxb_mlx4_dev *mdev, u8 num,
+				  struct cxb_mlx4_port *port)
+{
+	spin_lock_irq(&mdev->port_lock);
+	mdev->port[num] = port;
+	spin_unlock_irq(&mdev->port_lock);
 }
 
 static int cxb_mlx4_port_add(struct cxb_mlx4_dev *mdev, u8 num)
@@ -97,14 +110,18 @@ static int cxb_mlx4_port_add(struct cxb_mlx4_dev *mdev, u8 num)
 		ida_free(&cxb_mlx4_ida, id);
 		goto err_res;
 	}
-	/* From here on the release callback frees the port. */
+	/* From here on the release callback frees the port. It is
+	 * published before the core can open it: a link change from then
+	 * on finds it (cxb_mlx4_event()).
+	 */
+	cxb_mlx4_port_publish(mdev, num, port);
 	err = auxiliary_device_add(adev);
 	if (err) {
+		cxb_mlx4_port_publish(mdev, num, NULL);
 		cxb_mlx4_port_res_cleanup(port);
 		auxiliary_device_uninit(adev);
 		return err;
 	}
-	mdev->port[num] = port;
 	return 0;
 
 err_res:
@@ -120,7 +137,7 @@ static void cxb_mlx4_port_del(struct cxb_mlx4_dev *mdev, u8 num)
 
 	/* The core unbinds (closes, destroys its queues) in here. */
 	auxiliary_device_delete(&port->cadev.adev);
-	mdev->port[num] = NULL;
+	cxb_mlx4_port_publish(mdev, num, NULL);
 	cxb_mlx4_port_res_cleanup(port);
 	auxiliary_device_uninit(&port->cadev.adev);
 }
@@ -155,35 +172,58 @@ static const char *cxb_mlx4_unsupported(struct mlx4_dev *dev)
 	return NULL;
 }
 
+/* The adapter's resources; its ports come with activate(). NULL if
+ * cxbell cannot drive the adapter or no port is left to it.
+ */
 static void *cxb_mlx4_add(struct mlx4_dev *dev)
 {
 	struct device *d = &dev->persist->pdev->dev;
 	struct cxb_mlx4_dev *mdev;
-	const char *why;
 	int i, err, nports = 0;
+	const char *why;
 
 	why = cxb_mlx4_unsupported(dev);
 	if (why) {
 		dev_info(d, CXB_MLX4_DRV ": %s, not using this adapter\n", why);
 		return NULL;
 	}
-	mdev = kzalloc(sizeof(*mdev), GFP_KERNEL);
-	if (!mdev)
-		return NULL;
-	mdev->dev = dev;
-	err = cxb_mlx4_dev_res_init(mdev);
-	if (err) {
-		dev_err(d, CXB_MLX4_DRV ": adapter resources: %d\n", err);
-		kfree(mdev);
-		return NULL;
-	}
-
 	mlx4_foreach_port(i, dev, MLX4_PORT_TYPE_ETH) {
 		if (cxb_mlx4_port_taken(dev, i)) {
 			dev_info(d, CXB_MLX4_DRV ": port %d is driven by another Ethernet driver (mlx4_en?), skipping it; 'modprobe -r mlx4_en' first to use cxbell\n",
 				 i);
 			continue;
 		}
+		nports++;
+	}
+	if (!nports)
+		return NULL;
+	mdev = kzalloc(sizeof(*mdev), GFP_KERNEL);
+	if (!mdev)
+		return NULL;
+	mdev->dev = dev;
+	spin_lock_init(&mdev->port_lock);
+	err = cxb_mlx4_dev_res_init(mdev);
+	if (err) {
+		dev_err(d, CXB_MLX4_DRV ": adapter resources: %d\n", err);
+		kfree(mdev);
+		return NULL;
+	}
+	return mdev;
+}
+
+/* mlx4_core delivers the adapter's events to us now: offer its ports to
+ * the core. A port the core opens from here on hears of every link
+ * change (mlx4_en, too, creates its netdevs only once its events flow).
+ */
+static void cxb_mlx4_activate(struct mlx4_dev *dev, void *ctx)
+{
+	struct device *d = &dev->persist->pdev->dev;
+	struct cxb_mlx4_dev *mdev = ctx;
+	int i, err, nports = 0;
+
+	mlx4_foreach_port(i, dev, MLX4_PORT_TYPE_ETH) {
+		if (cxb_mlx4_port_taken(dev, i))
+			continue;
 		err = cxb_mlx4_port_add(mdev, i);
 		if (err) {
 			dev_err(d, CXB_MLX4_DRV ": port %d: %d\n", i, err);
@@ -191,27 +231,23 @@ static void *cxb_mlx4_add(struct mlx4_dev *dev)
 		}
 		nports++;
 	}
-	if (!nports) {
-		cxb_mlx4_dev_res_cleanup(mdev);
-		kfree(mdev);
-		return NULL;
-	}
 	dev_info(d, CXB_MLX4_DRV ": %d Ethernet port(s) offered to cxbell\n",
 		 nports);
-	return mdev;
 }
 
 static void cxb_mlx4_event(struct mlx4_dev *dev, void *ctx,
 			   enum mlx4_dev_event event, unsigned long param)
 {
 	struct cxb_mlx4_dev *mdev = ctx;
+	unsigned long flags;
 	int i;
 
+	spin_lock_irqsave(&mdev->port_lock, flags);
 	switch (event) {
 	case MLX4_DEV_EVENT_PORT_UP:
 	case MLX4_DEV_EVENT_PORT_DOWN:
 		if (param < 1 || param > MLX4_MAX_PORTS || !mdev->port[param])
-			return;
+			break;
 		cxb_mlx4_port_link_event(mdev->port[param],
 					 event == MLX4_DEV_EVENT_PORT_UP);
 		break;
@@ -223,12 +259,14 @@ static void cxb_mlx4_event(struct mlx4_dev *dev, void *ctx,
 	default:
 		break;
 	}
+	spin_unlock_irqrestore(&mdev->port_lock, flags);
 }
 
 static const struct cxb_mlx4_client cxb_mlx4_client = {
-	.add	= cxb_mlx4_add,
-	.remove	= cxb_mlx4_remove,
-	.event	= cxb_mlx4_event,
+	.add		= cxb_mlx4_add,
+	.activate	= cxb_mlx4_activate,
+	.remove		= cxb_mlx4_remove,
+	.event		= cxb_mlx4_event,
 };
 
 static int __init cxb_mlx4_init(void)
