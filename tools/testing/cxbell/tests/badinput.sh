@@ -16,7 +16,7 @@
 #     extack messages "rx-usecs and tx-usecs must be 0..65535" and
 #     "rx-frames and tx-frames must be 0..65535" (ERANGE, as mlx4_en),
 #     the moderation set before (tx-usecs 8 tx-frames 32) kept
-#   ethtool -G tx 100 and rx 16384 -> fails with an extack message about
+#   ethtool -G tx 8193 and rx 16384 -> fails with an extack message about
 #     the ring size, 1024/1024 kept
 #   blueflame on a port without BlueFlame registers: skipped, the sim
 #     always has them.
@@ -232,7 +232,7 @@ ktap_ok coalesce_reject_tx_usecs_65536 coal_reject tx-usecs 65536 \
 	"rx-usecs and tx-usecs must be 0..65535"
 ktap_ok coalesce_reject_tx_frames_65536 coal_reject tx-frames 65536 \
 	"rx-frames and tx-frames must be 0..65535"
-ktap_ok rings_reject_tx_100 ring_reject tx 100
+ktap_ok rings_reject_tx_8193 ring_reject tx 8193
 ktap_ok rings_reject_rx_16384 ring_reject rx 16384
 ktap_skip blueflame_on_without_bf_eopnotsupp \
 	"the sim always has BlueFlame registers (no port without BlueFlame to test)"

@@ -2,8 +2,10 @@
 #
 # ethtool interface of cxbell (see the interface spec):
 #   -i: driver cxbell, bus-info = the auxiliary device name
-#   -g/-G: tx/rx rings, powers of two 64..8192, default 1024; 100, 16384
-#          and 32 are rejected with an error message
+#   -g/-G: tx/rx rings, powers of two 64..8192, default 1024; other
+#          sizes rounded up to a power of two, at least 64, as mlx4_en
+#          (100 -> 128, 32 -> 64, 1 -> 64, 65 -> 128, 5000 -> 8192);
+#          16384 and 8193 rejected with an error message
 #   -l/-L: combined channels 1..max, default 1; 0 and max+1 rejected
 #   -S: every counter name of the spec, global and per ring
 #   -T: software transmit and receive timestamps, no hardware clock
@@ -13,7 +15,7 @@
 #          speed and duplex unknown
 . /cxbell/lib.sh
 
-ktap_plan 13
+ktap_plan 14
 no_ipv6
 
 STATS="tx_packets tx_bytes tx_xmit_more tx_doorbells tx_doorbell_on_stop
@@ -125,8 +127,20 @@ reject_ring()
 
 rings_reject()
 {
-	reject_ring tx 100 && reject_ring rx 100 && reject_ring tx 16384 &&
-	reject_ring rx 16384 && reject_ring tx 32
+	reject_ring tx 16384 && reject_ring rx 16384 && reject_ring tx 8193
+}
+
+# -G N as mlx4_en takes it: up to the next power of two, at least 64.
+rings_round()
+{
+	ethtool -G "$p0" tx 100 rx 100 || return 1
+	eq "$(ring cur TX)/$(ring cur RX)" 128/128 "tx/rx 100" || return 1
+	ethtool -G "$p0" tx 32 rx 5000 || return 1
+	eq "$(ring cur TX)/$(ring cur RX)" 64/8192 "tx 32, rx 5000" || return 1
+	ethtool -G "$p0" tx 1 rx 65 || return 1
+	eq "$(ring cur TX)/$(ring cur RX)" 64/128 "tx 1, rx 65" || return 1
+	ethtool -G "$p0" tx 1024 rx 1024 || return 1
+	wait_until 5 carrier_up
 }
 
 channels_default()
@@ -204,7 +218,8 @@ ktap_ok driver_info drvinfo
 ktap_ok rings_default_1024 rings_default
 ktap_ok channels_default_online_cpus channels_default
 ktap_ok rings_set_powers_of_two rings_set
-ktap_ok rings_reject_100_16384_32 rings_reject
+ktap_ok rings_round_up_as_mlx4_en rings_round
+ktap_ok rings_reject_16384_8193 rings_reject
 ktap_ok channels_set_1_to_max channels_set
 ktap_ok channels_reject_0_and_max_plus_1 channels_reject
 ktap_ok stats_names stats_names

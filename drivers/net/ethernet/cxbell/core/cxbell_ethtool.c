@@ -272,16 +272,18 @@ static int cxb_set_bf(struct cxb_priv *priv, bool on,
 	return 0;
 }
 
-static int cxb_check_ring_size(u32 n, struct netlink_ext_ack *extack)
+/* A requested ring size as mlx4_en takes it (en_ethtool.c,
+ * mlx4_en_set_ringparam()): up to the next power of two, at least the
+ * minimum. More than the maximum the ethtool core refuses already.
+ */
+static int cxb_ring_size(u32 n, u32 *size, struct netlink_ext_ack *extack)
 {
-	if (n < CXB_MIN_RING_SIZE || n > CXB_MAX_RING_SIZE) {
-		NL_SET_ERR_MSG_MOD(extack, "ring size must be 64..8192");
+	if (n > CXB_MAX_RING_SIZE) {
+		NL_SET_ERR_MSG_MOD(extack, "ring size must be at most 8192");
 		return -EINVAL;
 	}
-	if (!is_power_of_2(n)) {
-		NL_SET_ERR_MSG_MOD(extack, "ring size must be a power of two");
-		return -EINVAL;
-	}
+	*size = n <= CXB_MIN_RING_SIZE ? CXB_MIN_RING_SIZE :
+					 roundup_pow_of_two(n);
 	return 0;
 }
 
@@ -291,26 +293,25 @@ static int cxb_set_ringparam(struct net_device *dev,
 			     struct netlink_ext_ack *extack)
 {
 	struct cxb_priv *priv = netdev_priv(dev);
+	u32 tx, rx;
 	int err;
 
 	if (ring->rx_mini_pending || ring->rx_jumbo_pending) {
 		NL_SET_ERR_MSG_MOD(extack, "mini and jumbo rings are not supported");
 		return -EINVAL;
 	}
-	err = cxb_check_ring_size(ring->tx_pending, extack);
+	err = cxb_ring_size(ring->tx_pending, &tx, extack);
 	if (!err)
-		err = cxb_check_ring_size(ring->rx_pending, extack);
+		err = cxb_ring_size(ring->rx_pending, &rx, extack);
 	if (err)
 		return err;
 	err = cxb_set_bf(priv, kring->tx_push, extack);
 	if (err)
 		return err;
-	if (ring->tx_pending == priv->tx_ring_size &&
-	    ring->rx_pending == priv->rx_ring_size)
+	if (tx == priv->tx_ring_size && rx == priv->rx_ring_size)
 		return 0;
 	/* on failure the extack says which step failed */
-	return cxb_reconfigure(priv, priv->num_ch, ring->tx_pending,
-			       ring->rx_pending, extack);
+	return cxb_reconfigure(priv, priv->num_ch, tx, rx, extack);
 }
 
 static u32 cxb_max_channels(const struct cxb_priv *priv)
