@@ -18,6 +18,7 @@
 #define _CXBELL_BACKEND_H
 
 #include <linux/auxiliary_bus.h>
+#include <linux/ethtool.h>
 #include <linux/if_ether.h>
 #include <linux/types.h>
 
@@ -243,6 +244,8 @@ struct cxb_adev {
 	unsigned int max_uc;
 	unsigned int max_mc;
 	u8 mac[ETH_ALEN];
+	/* ethtool -i: the device's firmware, if it has any ("" if not) */
+	char fw_version[ETHTOOL_FWVERS_LEN];
 };
 
 static inline struct cxb_adev *to_cxb_adev(struct auxiliary_device *adev)

@@ -16,7 +16,8 @@
 #                     loaded; no bad mlx4/cxbell line (lib.sh cx3_log_clean)
 #   netdevs           one netdev under each cxbell_mlx4.port.N auxiliary
 #                     device, dev_port N, ethtool -i driver cxbell, bus-info
-#                     cxbell_mlx4.port.N, distinct unicast MACs
+#                     the PCI function (as mlx4_en), firmware-version
+#                     2.42.5000 (the model's QUERY_FW), distinct unicast MACs
 #   ethtool           ethtool, -i, -S, -g, -l, -k, -c, -a,
 #                     --show-priv-flags read; blueflame on (the model has
 #                     BlueFlame registers); pause on both ways (the
@@ -190,8 +191,13 @@ netdevs_ok()
 		_n=$(port_if $_i)
 		eq "$(cat "/sys/class/net/$_n/dev_port")" $_i "dev_port of $_n" || _rc=1
 		eq "$(ethtool -i "$_n" | sed -n 's/^driver: //p')" cxbell "driver of $_n" || _rc=1
-		eq "$(ethtool -i "$_n" | sed -n 's/^bus-info: //p')" "cxbell_mlx4.port.$_i" \
+		eq "$(basename "$(readlink "/sys/class/net/$_n/device")")" \
+			"cxbell_mlx4.port.$_i" "auxiliary device of $_n" || _rc=1
+		_pci=$(cx3_pci | head -n 1)
+		eq "$(ethtool -i "$_n" | sed -n 's/^bus-info: //p')" "${_pci##*/}" \
 			"bus-info of $_n" || _rc=1
+		eq "$(ethtool -i "$_n" | sed -n 's/^firmware-version: //p')" 2.42.5000 \
+			"firmware-version of $_n" || _rc=1
 	done
 	m1=$(cat "/sys/class/net/$p1/address")
 	ktap_diag "port 1: $p1 $m1, port 2: $p2 $m2"

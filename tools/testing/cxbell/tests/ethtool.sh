@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # ethtool interface of cxbell (see the interface spec):
-#   -i: driver cxbell, bus-info = the auxiliary device name
+#   -i: driver cxbell, bus-info = the auxiliary device name, no firmware
 #   -g/-G: tx/rx rings, powers of two 64..8192, default 1024; other
 #          sizes rounded up to a power of two, at least 64, as mlx4_en
 #          (100 -> 128, 32 -> 64, 1 -> 64, 65 -> 128, 5000 -> 8192);
@@ -90,7 +90,9 @@ drvinfo()
 	out=$(ethtool -i "$p0") || return 1
 	eq "$(echo "$out" | sed -n 's/^driver: //p')" cxbell "driver" || return 1
 	bus=$(basename "$(readlink "/sys/class/net/$p0/device")")
-	eq "$(echo "$out" | sed -n 's/^bus-info: //p')" "$bus" "bus-info"
+	eq "$(echo "$out" | sed -n 's/^bus-info: //p')" "$bus" "bus-info" &&
+	eq "$(echo "$out" | sed -n 's/^firmware-version: *//p')" "" \
+		"firmware-version (the sim has none)"
 }
 
 rings_default()

@@ -2,6 +2,7 @@
 /* cxbell: ethtool operations. */
 #include <linux/ethtool.h>
 #include <linux/netdevice.h>
+#include <linux/pci.h>
 
 #include "cxbell.h"
 
@@ -97,9 +98,20 @@ static void cxb_get_drvinfo(struct net_device *dev,
 {
 	struct cxb_priv *priv = netdev_priv(dev);
 
+	struct device *parent = priv->cadev->adev.dev.parent;
+
 	strscpy(info->driver, CXB_DRV_NAME, sizeof(info->driver));
-	strscpy(info->bus_info, dev_name(&priv->cadev->adev.dev),
-		sizeof(info->bus_info));
+	strscpy(info->fw_version, priv->cadev->fw_version,
+		sizeof(info->fw_version));
+	/* on a PCI function its address, as mlx4_en reports it (both ports
+	 * of an adapter share it); else the port's auxiliary device
+	 */
+	if (parent && dev_is_pci(parent))
+		strscpy(info->bus_info, pci_name(to_pci_dev(parent)),
+			sizeof(info->bus_info));
+	else
+		strscpy(info->bus_info, dev_name(&priv->cadev->adev.dev),
+			sizeof(info->bus_info));
 }
 
 static int cxb_get_sset_count(struct net_device *dev, int sset)

@@ -99,6 +99,10 @@ static int cxb_mlx4_port_add(struct cxb_mlx4_dev *mdev, u8 num)
 		port->cadev.max_mc = CXB_MLX4_MAX_MC;
 	}
 	ether_addr_copy(port->cadev.mac, port->mac);
+	/* as mlx4_en (en_ethtool.c) prints mlx4_core's caps.fw_ver */
+	snprintf(port->cadev.fw_version, sizeof(port->cadev.fw_version),
+		 "%u.%u.%u", (u16)(dev->caps.fw_ver >> 32),
+		 (u16)(dev->caps.fw_ver >> 16), (u16)dev->caps.fw_ver);
 
 	adev = &port->cadev.adev;
 	adev->name = CXB_ADEV_NAME;
