@@ -118,21 +118,21 @@ static void cxb_sim_cq_fire_locked(struct cxb_sim_cq *cq)
 	cxb_sim_inc(cq->port, CXB_SIM_C_IRQS);
 }
 
-/* The period since the last event ended, on the device clock, or on the
- * guest's at CXB_SIM_CLOCK_STRETCH times its length. @slack: within an
- * eighth (the timer: the model's DMA ops take a little of the period
- * between passes).
+/* Device ns left of the period since the last event; 0 once it ended
+ * on the device clock, or on the guest's at CXB_SIM_CLOCK_STRETCH times
+ * its length. @slack: ended within an eighth (the timer: the model's DMA
+ * ops take a little of the period between passes).
  */
-static bool cxb_sim_cq_period_over(const struct cxb_sim_cq *cq, u64 now,
-				   bool slack)
+static u64 cxb_sim_cq_period_left(const struct cxb_sim_cq *cq, u64 now,
+				  bool slack)
 {
 	u64 period = (u64)cq->moder_usecs * NSEC_PER_USEC;
 	u64 dev = cxb_sim_cq_elapsed(cq, now);
 
-	if (slack)
-		dev += dev / 7;
-	return dev >= period ||
-	       now - cq->moder_guest0 >= period * CXB_SIM_CLOCK_STRETCH;
+	if (dev + (slack ? dev / 7 : 0) >= period ||
+	    now - cq->moder_guest0 >= period * CXB_SIM_CLOCK_STRETCH)
+		return 0;
+	return period - dev;
 }
 
 /* CQEs are pending on @cq (written in a pass of the model, or found by
@@ -143,22 +143,21 @@ static bool cxb_sim_cq_period_over(const struct cxb_sim_cq *cq, u64 now,
  */
 static void cxb_sim_cq_moderate_locked(struct cxb_sim_cq *cq, bool arm)
 {
-	u64 now, period, dev;
-	enum cxb_sim_cnt why;
+	u64 left;
 
 	if (cq->dead || !cq->armed || !cq->pending)
 		return;
-	why = arm ? CXB_SIM_C_IRQS_ARM : CXB_SIM_C_IRQS_TIMER;
 	if (!cq->moder_usecs ||
 	    (cq->moder_cnt && cq->pending >= cq->moder_cnt)) {
 		if (arm)
-			cxb_sim_inc(cq->port, why);
+			cxb_sim_inc(cq->port, CXB_SIM_C_IRQS_ARM);
 		cxb_sim_cq_fire_locked(cq);
 		return;
 	}
-	now = ktime_get_ns();
-	if (cxb_sim_cq_period_over(cq, now, false)) {
-		cxb_sim_inc(cq->port, why);
+	left = cxb_sim_cq_period_left(cq, ktime_get_ns(), false);
+	if (!left) {
+		cxb_sim_inc(cq->port, arm ? CXB_SIM_C_IRQS_ARM :
+					    CXB_SIM_C_IRQS_TIMER);
 		cxb_sim_cq_fire_locked(cq);
 		return;
 	}
@@ -168,10 +167,7 @@ static void cxb_sim_cq_moderate_locked(struct cxb_sim_cq *cq, bool arm)
 	 * cost the CPU; one that finds the period still running sets
 	 * itself again for the rest).
 	 */
-	period = (u64)cq->moder_usecs * NSEC_PER_USEC;
-	dev = cxb_sim_cq_elapsed(cq, now);
-	hrtimer_start(&cq->moder_timer, ns_to_ktime(period - dev),
-		      HRTIMER_MODE_REL);
+	hrtimer_start(&cq->moder_timer, ns_to_ktime(left), HRTIMER_MODE_REL);
 }
 
 static void cxb_sim_cq_fire(struct cxb_sim_cq *cq)
@@ -192,18 +188,16 @@ static enum hrtimer_restart cxb_sim_cq_moder_timer(struct hrtimer *t)
 					     moder_timer);
 	enum hrtimer_restart ret = HRTIMER_NORESTART;
 	unsigned long flags;
-	u64 now, period, dev;
+	u64 left;
 
 	spin_lock_irqsave(&cq->lock, flags);
 	cxb_sim_inc(cq->port, CXB_SIM_C_MODER_TIMER);
 	/* a pass set it again while this ran: the pass's period holds */
 	if (hrtimer_is_queued(t) || cq->dead || !cq->armed || !cq->pending)
 		goto out;
-	now = ktime_get_ns();
-	if (!cxb_sim_cq_period_over(cq, now, true)) {
-		period = (u64)cq->moder_usecs * NSEC_PER_USEC;
-		dev = cxb_sim_cq_elapsed(cq, now);
-		hrtimer_forward_now(t, ns_to_ktime(period - dev));
+	left = cxb_sim_cq_period_left(cq, ktime_get_ns(), true);
+	if (left) {
+		hrtimer_forward_now(t, ns_to_ktime(left));
 		ret = HRTIMER_RESTART;
 		goto out;
 	}
