@@ -735,17 +735,19 @@ static int cxb_rx_filter_apply(struct cxb_priv *priv, const u8 *mac)
 
 	ASSERT_RTNL();
 	ether_addr_copy(uc[0], mac);
-	f.n_uc = 1;
 	netif_addr_lock_bh(dev);
 	/* the own address counts; a list entry equal to it takes no slot */
 	n_uc = 1;
-	netdev_for_each_uc_addr(ha, dev)
-		n_uc += !ether_addr_equal(ha->addr, mac);
+	netdev_for_each_uc_addr(ha, dev) {
+		if (ether_addr_equal(ha->addr, mac))
+			continue;
+		if (n_uc < cadev->max_uc)
+			ether_addr_copy(uc[n_uc], ha->addr);
+		n_uc++;
+	}
+	/* a list that does not fit: the own address, and promisc below */
+	f.n_uc = n_uc <= cadev->max_uc ? n_uc : 1;
 	n_mc = netdev_mc_count(dev);
-	if (n_uc <= cadev->max_uc)
-		netdev_for_each_uc_addr(ha, dev)
-			if (!ether_addr_equal(ha->addr, mac))
-				ether_addr_copy(uc[f.n_uc++], ha->addr);
 	if (n_mc <= cadev->max_mc)
 		netdev_for_each_mc_addr(ha, dev)
 			ether_addr_copy(mc[f.n_mc++], ha->addr);
