@@ -762,7 +762,10 @@ def analyze(outdir):
             w.writerow([fmt(c.get(k), 3) if isinstance(c.get(k), float)
                         else ("" if c.get(k) is None else c.get(k)) for k in CSV_COLS])
 
+    xrows = [r for r in present(res)[0] if r in XDP_ROWS]
+    # the XDP rows have their own table (their sender is another port)
     rows, bursts = present(res)
+    rows = [r for r in rows if r not in XDP_ROWS]
     count = max(c["pkts"] for c in res)
 
     def get(row, b, col, sweep="burst", size=60):
@@ -852,7 +855,6 @@ def analyze(outdir):
                     fmt(get(row, b, k), nd) for k, _, nd in cols) + " |")
         srcs = sorted({c.get("sq_db_source") for c in res if c["row"] in MODEL_ROWS})
         md.append(f"\n(send doorbells from: {', '.join(s for s in srcs if s)})")
-    xrows = [r for r in rows if r in XDP_ROWS]
     if xrows:
         md.append("\n### XDP on port 1 of a 2-port cx3 adapter (pktgen on port 0)\n")
         md.append("XDP cost = whole path less engine_ns, dma_ns and the "
