@@ -362,6 +362,7 @@ delta()
 run_one()
 {
 	_row=$1 _b=$2 _sz=$3 _extra=${4:-}
+	progress "$_row" "$_b"
 	_ring=$(ethtool -g "$IF" 2>/dev/null | awk '/^Current/ { c = 1 } c && $1 == "TX:" { print $2; exit }')
 	snap >/tmp/s0
 	_rx0=$(awk '$1 == "m.rx_frames" || $1 == "m.rx_dropped" { r += $2 }
@@ -395,6 +396,7 @@ run_one()
 run_queues()
 {
 	_row=$1 _q=$2 _pg=/proc/net/pktgen
+	progress "$_row" "q$_q"
 	_ring=$(ethtool -g "$IF" 2>/dev/null | awk '/^Current/ { c = 1 } c && $1 == "TX:" { print $2; exit }')
 	pgset $_pg/kpktgend_0 rem_device_all || return 1
 	_i=0
@@ -431,6 +433,29 @@ run_queues()
 # Results are printed at the end: console output drains at host speed
 # (QEMU's serial backend), so its interrupts would land in the runs at
 # times that differ from boot to boot.
+# Progress goes to the host as "@@progress N TOTAL ROW BURST" when point
+# N of TOTAL starts, on QEMU's isa-debugcon port (debugcon.c), which
+# bench/run reads from a file: no guest interrupt.
+NPOINT=0 TOTAL=0
+for row in $ROWS; do
+	case $row in
+	*@*) set -- ${row#*@} ;;
+	*) set -- $BURSTS ;;
+	esac
+	TOTAL=$((TOTAL + $# * REPS))
+done
+for g in $GROWTH; do
+	case $g in
+	ring) TOTAL=$((TOTAL + 6)) ;;
+	size) TOTAL=$((TOTAL + 24)) ;;
+	queues) TOTAL=$((TOTAL + 8)) ;;
+	esac
+done
+progress()
+{
+	NPOINT=$((NPOINT + 1))
+	debugcon @@progress $NPOINT $TOTAL "$@" 2>/dev/null
+}
 : >/tmp/bench.lines
 rc=0
 for row in $ROWS; do
