@@ -355,45 +355,125 @@ def ktime_cost(prof):
     return n * p["period"] / calls if n else None
 
 
+# The plot's panels: (title, rows) of the instruction panels, each row
+# with the same colour and point type in every panel.
+PLOT_PANELS = (
+    ("cx3 policies vs peers", ("e1000e", "virtio", "cx3-db", "cx3-bf",
+                               "cx3-db-opt1", "cx3-db-opt3", "cx3-db-inline",
+                               "cx3-bf-inline")),
+    ("cx5: SEND vs MPWQE (cx3-db for reference)",
+     ("cx3-db", "cx5", "cx5-mpwqe", "cx5-mpwqe-inline")),
+    ("QEMU ConnectX-3 model (own boot; all but -norx include port 2's receive)",
+     MODEL_ROWS),
+)
+PLOT_STYLE = {  # row: (colour, point type)
+    "e1000e": ("#000000", 1), "virtio": ("#999999", 2),
+    "cx3-db": ("#e41a1c", 7), "cx3-bf": ("#377eb8", 5),
+    "cx3-db-opt1": ("#4daf4a", 9), "cx3-db-opt3": ("#984ea3", 11),
+    "cx3-db-inline": ("#ff7f00", 13), "cx3-bf-inline": ("#a65628", 3),
+    "cx5": ("#f781bf", 5), "cx5-mpwqe": ("#1b9e77", 7),
+    "cx5-mpwqe-inline": ("#d95f02", 9),
+    "mlx4_en": ("#377eb8", 7), "cx3-hw": ("#e41a1c", 5),
+    "mlx4_en-norx": ("#377eb8", 6), "cx3-hw-norx": ("#e41a1c", 4),
+}
+
+
 def plot(res, rows, bursts, outdir):
+    """bench.png: instructions per packet by row family, doorbells and
+    PCIe bytes per packet, and the XDP rows at their one burst."""
     dat = os.path.join(outdir, "plot.dat")
+    present_rows = []
     with open(dat, "w") as f:
         for row in rows:
-            f.write(f'"{row}"\n')
+            pts = []
             for b in bursts:
                 m = [c for c in res if c["row"] == row and c["burst"] == b
                      and c["sweep"] == "burst" and c["rep"] == 1 and c["size"] == 60]
                 if not m:
                     continue
                 c = m[0]
-                dr = c["driver_insn_pkt"]
                 db = c["dbbf_pkt"] if c["dbbf_pkt"] is not None else c["kicks_pkt"]
-                f.write(f"{b} {fmt(dr, 2) if dr is not None else 'NaN'} "
-                        f"{fmt(db, 6) if db is not None else 'NaN'}\n")
-            f.write("\n\n")
+                if row in MODEL_ROWS:
+                    db = c.get("doorbells_pkt", 0) or 0
+                    db = db + (c.get("bf_pkt") or 0)
+                pts.append(f"{b} " + " ".join(
+                    fmt(v, 6) if v is not None else "NaN"
+                    for v in (c["driver_insn_pkt"], db, c.get("pcie_in_pkt"))))
+            if pts:
+                present_rows.append(row)
+                f.write(f'"{row}"\n' + "\n".join(pts) + "\n\n\n")
+    idx = {r: i for i, r in enumerate(present_rows)}
+    xdat = os.path.join(outdir, "plot-xdp.dat")
+    xrows = []
+    with open(xdat, "w") as f:
+        for row in XDP_ROWS:
+            m = [c for c in res if c["row"] == row and c.get("xdp_cost_pkt") is not None]
+            if m:
+                xrows.append(row)
+                f.write(f'"{row}" {fmt(m[0]["xdp_cost_pkt"], 2)} '
+                        f'{fmt(m[0]["xdp_db_pkt"], 6)} {m[0]["burst"]}\n')
+
+    def style(row):
+        col, pt = PLOT_STYLE.get(row, ("#666666", 1))
+        return f'lc rgb "{col}" pt {pt} ps 1.1 lw 1.6'
+
+    def lines(rs, col):
+        return ", ".join(f"'{dat}' index {idx[r]} using 1:{col} with linespoints "
+                         f"{style(r)} title '{r}'" for r in rs if r in idx)
+
     png = os.path.join(outdir, "bench.png")
-    n = len(rows)
-    gp = f"""
-set terminal pngcairo size 1400,560 font ",10" noenhanced
+    gp = [f"""set terminal pngcairo size 1800,1050 font ",10" noenhanced
 set output '{png}'
-set multiplot layout 1,2 title "cxbell pktgen benchmark (QEMU TCG -icount: 1 insn = 1 ns; 60 B, clone_skb 1000000, 1 queue)"
+set multiplot layout 2,3 title "cxbell pktgen benchmark (QEMU TCG -icount: 1 insn = 1 ns; 60 B, clone_skb 1000000, 1 queue)"
 set logscale x 2
 set xrange [0.8:{max(bursts) * 1.25}]
 set grid
-set key outside right top
+set key top right font ",9" samplen 2
 set xlabel "pktgen burst"
 set ylabel "driver instructions / packet"
-set title "driver cost (whole path - sim engine_ns - sim dma_ns - dummy floor)"
-plot for [i=0:{n - 1}] '{dat}' index i using 1:2 with linespoints title columnheader(1)
-set logscale y 2
+"""]
+    for i, (title, rs) in enumerate(PLOT_PANELS):
+        if not any(r in idx for r in rs):
+            gp.append("set multiplot next\n")
+            continue
+        # log axes where the range needs one: virtio at burst 1 against
+        # the cx3 rows; the model rows with a receiver against -norx
+        gp.append("unset logscale y\n" if i == 1 else "set logscale y 2\n")
+        gp.append(f'set title "{title}"\nplot {lines(rs, 2)}\n')
+    sim = [r for r in present_rows if is_sim(r) or r in MODEL_ROWS]
+    # (the model rows with a receiver add port 2's receive DMA)
+    tx_only = [r for r in sim if is_sim(r) or r.endswith("-norx")]
+    gp.append(f"""set logscale y 2
 set ylabel "doorbells + BlueFlame posts / packet"
-set title "doorbells + BF per packet (virtio: kicks; e1000e: not counted)"
-plot for [i=0:{n - 1}] '{dat}' index i using 1:3 with linespoints title columnheader(1), 1/x with lines dt 2 lc rgb "black" title "1/burst"
-unset multiplot
-"""
+set title "doorbells + BF per packet (1/burst dashed)"
+plot {lines(sim, 3)}, 1/x with lines dt 2 lc rgb "black" title "1/burst"
+unset logscale y
+set ylabel "PCIe bytes host -> device / packet"
+set title "PCIe inbound bytes per packet, send side only (MMIO + DMA reads, TLP overheads)"
+plot {lines(tx_only, 4)}
+""")
+    if xrows:
+        gp.append(f"""unset logscale x
+unset logscale y
+set xrange [*:*]
+set style fill solid 0.5
+set boxwidth 0.6
+set xtics rotate by 0
+set yrange [0:*]
+set xlabel "XDP row (2-port cx3 sim adapter, burst {xrows and [c['burst'] for c in res if c['row'] == xrows[0]][0]})"
+set ylabel "XDP cost insn / packet (port 1)"
+set y2label "XDP doorbells / packet"
+set y2tics
+set y2range [0:1.1]
+set key top left
+set title "XDP on port 1 (XDP_TX: one doorbell per NAPI poll vs per frame)"
+plot '{xdat}' using 0:2:xtic(1) with boxes lc rgb "#377eb8" title "XDP cost", \\
+     '' using 0:3 axes x1y2 with points pt 7 ps 1.6 lc rgb "#e41a1c" title "doorbells/pkt"
+""")
+    gp.append("unset multiplot\n")
     gpf = os.path.join(outdir, "plot.gp")
     with open(gpf, "w") as f:
-        f.write(gp)
+        f.write("".join(gp))
     try:
         subprocess.run(["gnuplot", gpf], check=True, capture_output=True)
     except (OSError, subprocess.CalledProcessError) as e:
@@ -986,7 +1066,7 @@ from the run in `{rel}`. Raw results (CSV, console logs, the plot) are in
 `tools/testing/cxbell/bench/results/` (git-ignored); the plot of this run
 is copied here:
 
-![driver instructions and doorbells per packet vs burst](benchmarks.png)
+![driver instructions, doorbells and PCIe bytes per packet vs burst by row family, and the XDP rows](benchmarks.png)
 
 ## Method
 
