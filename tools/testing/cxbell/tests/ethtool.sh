@@ -10,9 +10,11 @@
 #   -S: every counter name of the spec, global and per ring
 #   -T: software transmit and receive timestamps, no hardware clock
 #   link settings: with carrier the sim's speed (debugfs portP/speed,
-#          default 10000), full duplex, direct-attach copper; a new speed
-#          is reported; 0 and 400001 refused (EINVAL); without carrier
-#          speed and duplex unknown
+#          default 10000), full duplex, direct-attach copper, supported
+#          and advertised link modes the speed's CR member (10000baseCR,
+#          40000baseCR4) and FIBRE, as mlx4_en reports a cable; a new
+#          speed is reported; 0 and 400001 refused (EINVAL); without
+#          carrier speed and duplex unknown
 . /cxbell/lib.sh
 
 ktap_plan 14
@@ -46,7 +48,7 @@ ts_info()
 }
 
 # link FIELD: the value of "FIELD:" in ethtool's output for $p0
-link() { ethtool "$p0" | sed -n "s/^[[:space:]]*$1: //p"; }
+link() { ethtool "$p0" | sed -n "s/^[[:space:]]*$1:[[:space:]]*//p"; }
 has_carrier() { [ "$(cat "/sys/class/net/$1/carrier")" = 1 ]; }
 
 link_settings()
@@ -54,9 +56,15 @@ link_settings()
 	_spd=$CXB_DBG/cxbell_sim1/port0/speed
 	wait_until 5 has_carrier "$p0" || { ktap_diag "no carrier on $p0"; return 1; }
 	eq "$(link Speed)" 10000Mb/s "speed" && eq "$(link Duplex)" Full "duplex" &&
-		eq "$(link Port)" "Direct Attach Copper" "port" || return 1
+		eq "$(link Port)" "Direct Attach Copper" "port" &&
+		eq "$(link 'Supported ports')" "[ FIBRE ]" "supported ports" &&
+		eq "$(link 'Supported link modes')" "10000baseCR/Full" "supported" &&
+		eq "$(link 'Advertised link modes')" "10000baseCR/Full" "advertised" ||
+		return 1
 	echo 40000 >"$_spd" || return 1
-	eq "$(link Speed)" 40000Mb/s "speed after 40000" || return 1
+	eq "$(link Speed)" 40000Mb/s "speed after 40000" &&
+		eq "$(link 'Supported link modes')" "40000baseCR4/Full" "supported at 40000" ||
+		return 1
 	for _v in 0 400001; do
 		if echo "$_v" >"$_spd" 2>/dev/null; then
 			ktap_diag "speed $_v accepted"; return 1

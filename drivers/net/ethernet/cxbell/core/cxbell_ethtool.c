@@ -229,6 +229,54 @@ out:
  * ConnectX port has no other mode), no autonegotiation to set; while
  * the link is down speed and duplex are unknown, as mlx4_en reports.
  */
+/* The link mode of a port at a speed on a connector, as mlx4_en reports
+ * one without the PTYS register (en_ethtool.c, ethtool_get_default_
+ * settings()): the family member of the cable type. A backend reports
+ * speed and connector only (QUERY_PORT on a ConnectX-3).
+ */
+static const struct {
+	u32 speed;
+	u8 port;
+	u8 mode;
+} cxb_link_modes[] = {
+	{ SPEED_1000, PORT_TP, ETHTOOL_LINK_MODE_1000baseT_Full_BIT },
+	{ SPEED_10000, PORT_TP, ETHTOOL_LINK_MODE_10000baseT_Full_BIT },
+	{ SPEED_10000, PORT_DA, ETHTOOL_LINK_MODE_10000baseCR_Full_BIT },
+	{ SPEED_10000, PORT_FIBRE, ETHTOOL_LINK_MODE_10000baseSR_Full_BIT },
+	{ SPEED_25000, PORT_DA, ETHTOOL_LINK_MODE_25000baseCR_Full_BIT },
+	{ SPEED_25000, PORT_FIBRE, ETHTOOL_LINK_MODE_25000baseSR_Full_BIT },
+	{ SPEED_40000, PORT_DA, ETHTOOL_LINK_MODE_40000baseCR4_Full_BIT },
+	{ SPEED_40000, PORT_FIBRE, ETHTOOL_LINK_MODE_40000baseSR4_Full_BIT },
+	{ SPEED_50000, PORT_DA, ETHTOOL_LINK_MODE_50000baseCR2_Full_BIT },
+	{ SPEED_50000, PORT_FIBRE, ETHTOOL_LINK_MODE_50000baseSR2_Full_BIT },
+	{ SPEED_56000, PORT_DA, ETHTOOL_LINK_MODE_56000baseCR4_Full_BIT },
+	{ SPEED_56000, PORT_FIBRE, ETHTOOL_LINK_MODE_56000baseSR4_Full_BIT },
+	{ SPEED_100000, PORT_DA, ETHTOOL_LINK_MODE_100000baseCR4_Full_BIT },
+	{ SPEED_100000, PORT_FIBRE, ETHTOOL_LINK_MODE_100000baseSR4_Full_BIT },
+};
+
+static void cxb_link_modes_fill(struct ethtool_link_ksettings *ks,
+				const struct cxb_link_info *li)
+{
+	unsigned int i;
+
+	if (li->port == PORT_TP) {
+		ethtool_link_ksettings_add_link_mode(ks, supported, TP);
+		ethtool_link_ksettings_add_link_mode(ks, advertising, TP);
+	} else if (li->port == PORT_DA || li->port == PORT_FIBRE) {
+		/* mlx4_en: FIBRE for direct-attach copper too */
+		ethtool_link_ksettings_add_link_mode(ks, supported, FIBRE);
+		ethtool_link_ksettings_add_link_mode(ks, advertising, FIBRE);
+	}
+	for (i = 0; i < ARRAY_SIZE(cxb_link_modes); i++) {
+		if (cxb_link_modes[i].speed != li->speed ||
+		    cxb_link_modes[i].port != li->port)
+			continue;
+		__set_bit(cxb_link_modes[i].mode, ks->link_modes.supported);
+		__set_bit(cxb_link_modes[i].mode, ks->link_modes.advertising);
+	}
+}
+
 static int cxb_get_link_ksettings(struct net_device *dev,
 				  struct ethtool_link_ksettings *ks)
 {
@@ -243,6 +291,7 @@ static int cxb_get_link_ksettings(struct net_device *dev,
 	priv->ops->get_link_info(priv->cadev, &li);
 	ethtool_link_ksettings_zero_link_mode(ks, supported);
 	ethtool_link_ksettings_zero_link_mode(ks, advertising);
+	cxb_link_modes_fill(ks, &li);
 	ks->base.port = li.port;
 	ks->base.autoneg = AUTONEG_DISABLE;
 	if (netif_carrier_ok(dev)) {
