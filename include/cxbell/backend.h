@@ -148,6 +148,30 @@ struct cxb_rx_filter {
 	const u8 (*mc)[ETH_ALEN];
 };
 
+/* Receive side scaling (struct cxb_rss) */
+#define CXB_RSS_KEY_SIZE	40	/* Toeplitz key bytes, as mlx4/mlx5 */
+#define CXB_RSS_TABLE_SIZE	128	/* indirection table entries */
+
+/**
+ * struct cxb_rss - how a port spreads received frames over its channels
+ * @key: Toeplitz key
+ * @table: the channel of each indirection table entry
+ *
+ * The port hashes (Toeplitz, with @key) a TCP or UDP segment over IPv4
+ * or IPv6 that is not a fragment over source address, destination
+ * address, source port and destination port, in that order and network
+ * byte order (UDP only with cxb_adev.rss_udp); any other IPv4 or IPv6
+ * packet over the two addresses. The
+ * frame goes to the receive queue of channel
+ * table[hash & (CXB_RSS_TABLE_SIZE - 1)], and its receive CQE carries
+ * the hash (immed_rss_invalid). A frame that is neither IPv4 nor IPv6
+ * goes to channel 0 with hash 0.
+ */
+struct cxb_rss {
+	u8 key[CXB_RSS_KEY_SIZE];
+	u8 table[CXB_RSS_TABLE_SIZE];
+};
+
 /**
  * struct cxb_backend_ops - what a backend provides to the core
  * @open: enable the port (as INIT_PORT would); link changes are reported
@@ -174,6 +198,12 @@ struct cxb_rx_filter {
  *	of mlx4_en_set_rx_mode()) with @f. Only while open: @open starts
  *	with nothing steered, @close removes every entry. On an error the
  *	previous filter stays. Process context.
+ * @set_rss: optional; program the port's receive side scaling (the RSS
+ *	indirection QP context of mlx4_en_config_rss_steer(), the RQT and
+ *	TIRs of mlx5e) with @rss. Only while open: @open starts with every
+ *	frame to channel 0, hash 0. A table the device cannot express is
+ *	refused with -EINVAL and changes nothing; on any error the previous
+ *	setting stays. Process context.
  * @get_link_info: optional; the link's speed and connector (QUERY_PORT).
  *	Process context.
  * @get_port_stats: optional; read the port's own counters. Any context.
@@ -203,6 +233,7 @@ struct cxb_backend_ops {
 	void (*rq_destroy)(struct cxb_adev *adev, struct cxb_rq_hw *hw);
 	int (*set_rx_filter)(struct cxb_adev *adev,
 			     const struct cxb_rx_filter *f);
+	int (*set_rss)(struct cxb_adev *adev, const struct cxb_rss *rss);
 
 	void (*get_link_info)(struct cxb_adev *adev, struct cxb_link_info *li);
 	void (*get_port_stats)(struct cxb_adev *adev, struct cxb_port_stats *s);
@@ -228,6 +259,11 @@ struct cxb_backend_ops {
  * @max_uc: unicast addresses the port's receive filter holds, its own
  *	address included (with @set_rx_filter)
  * @max_mc: multicast addresses it holds
+ * @rss_pow2: the port spreads over a power of two of channels only (a
+ *	ConnectX-3's RSS QP: consecutive QPs from a base): the only tables
+ *	@set_rss takes are table[i] = i % m, m a power of two
+ * @rss_udp: the port's RSS hash takes UDP ports in (else UDP frames are
+ *	hashed over the addresses only)
  * @mac: permanent MAC address
  */
 struct cxb_adev {
@@ -243,6 +279,8 @@ struct cxb_adev {
 	bool xdp_sq;
 	unsigned int max_uc;
 	unsigned int max_mc;
+	bool rss_pow2;
+	bool rss_udp;
 	u8 mac[ETH_ALEN];
 	/* ethtool -i: the device's firmware, if it has any ("" if not) */
 	char fw_version[ETHTOOL_FWVERS_LEN];

@@ -64,4 +64,8 @@ static inline void cxb_set_xdp_features(struct net_device *dev, bool ndo_xmit)
 #define cxb_set_stat_ops(dev, ops)	do { } while (0)
 #endif
 
+/* 6.8: get_rxfh/set_rxfh take a struct ethtool_rxfh_param, set_rxfh an
+ * extack (cxbell_ethtool.c has both forms).
+ */
+
 #endif /* _CXBELL_COMPAT_H */

@@ -472,6 +472,13 @@ struct cxb_priv {
 	u64 mc_filter_overflow;
 	struct work_struct rx_mode_work;
 
+	/* Receive side scaling (ethtool -x/-X), under RTNL: programmed
+	 * through the backend's set_rss while the port is open; has_rss
+	 * says the backend has it.
+	 */
+	bool has_rss;
+	struct cxb_rss rss;
+
 	struct work_struct link_work;
 	struct work_struct reset_work;	/* recover from a TX fault */
 	struct delayed_work watch_work;	/* stalled send queues */
@@ -671,6 +678,12 @@ void cxb_debugfs_init(void);
 void cxb_debugfs_exit(void);
 void cxb_debugfs_add(struct cxb_priv *priv);
 void cxb_debugfs_del(struct cxb_priv *priv);
+
+/* cxbell_netdev.c: receive side scaling */
+void cxb_rss_default_table(struct cxb_priv *priv, unsigned int num_ch);
+int cxb_rss_check_table(struct cxb_priv *priv, const u32 *table,
+			unsigned int num_ch, const char **why);
+int cxb_rss_apply(struct cxb_priv *priv);
 
 /* cxbell_sysfs.c */
 extern const struct attribute_group cxb_sysfs_group;

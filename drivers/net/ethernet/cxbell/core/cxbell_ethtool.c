@@ -409,6 +409,172 @@ static int cxb_set_channels(struct net_device *dev, struct ethtool_channels *ch)
 			       priv->rx_ring_size, NULL);
 }
 
+/* ---- RSS (ethtool -x/-X, -n rx-flow-hash) ---------------------------- */
+
+static u32 cxb_get_rxfh_key_size(struct net_device *dev)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+
+	return priv->has_rss ? CXB_RSS_KEY_SIZE : 0;
+}
+
+static u32 cxb_get_rxfh_indir_size(struct net_device *dev)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+
+	return priv->has_rss ? CXB_RSS_TABLE_SIZE : 0;
+}
+
+static int cxb_rxfh_get(struct cxb_priv *priv, u32 *indir, u8 *key,
+			u8 *hfunc)
+{
+	unsigned int i;
+
+	if (!priv->has_rss)
+		return -EOPNOTSUPP;
+	if (hfunc)
+		*hfunc = ETH_RSS_HASH_TOP;
+	if (indir)
+		for (i = 0; i < CXB_RSS_TABLE_SIZE; i++)
+			indir[i] = priv->rss.table[i];
+	if (key)
+		memcpy(key, priv->rss.key, CXB_RSS_KEY_SIZE);
+	return 0;
+}
+
+/* ethtool -X: a new key and/or table. The ethtool core has checked the
+ * sizes (a key of another size than CXB_RSS_KEY_SIZE, a table of another
+ * size than CXB_RSS_TABLE_SIZE: EINVAL) and, against ETHTOOL_GRXRINGS,
+ * the queues the table names; checked here again (a queue beyond the
+ * channels) and for what the port can express (cxb_adev.rss_pow2). The
+ * refusal's reason goes to the extack (6.8+) and, before 6.8 where
+ * set_rxfh has none, to the kernel log. An open port gets the setting
+ * at once (mlx4_en_set_rxfh() restarts the port for it; the backend
+ * reprograms the RSS context in place), a closed one at open.
+ */
+static int cxb_rxfh_set(struct net_device *dev, const u32 *indir,
+			const u8 *key, u8 hfunc,
+			struct netlink_ext_ack *extack)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+	const char *why = NULL;
+	struct cxb_rss old;
+	unsigned int i;
+	int err;
+
+	if (!priv->has_rss)
+		return -EOPNOTSUPP;
+	if (hfunc != ETH_RSS_HASH_NO_CHANGE && hfunc != ETH_RSS_HASH_TOP) {
+		why = "RSS: only the Toeplitz hash function (toeplitz)";
+		err = -EOPNOTSUPP;
+		goto refuse;
+	}
+	if (indir) {
+		err = cxb_rss_check_table(priv, indir, priv->num_ch, &why);
+		if (err)
+			goto refuse;
+	}
+	old = priv->rss;
+	if (indir)
+		for (i = 0; i < CXB_RSS_TABLE_SIZE; i++)
+			priv->rss.table[i] = indir[i];
+	if (key)
+		memcpy(priv->rss.key, key, CXB_RSS_KEY_SIZE);
+	if (!priv->port_open)
+		return 0;
+	err = cxb_rss_apply(priv);
+	if (err) {
+		priv->rss = old;
+		why = "RSS: the device refused the setting; the old one stays";
+		goto refuse;
+	}
+	return 0;
+
+refuse:
+#ifdef CXB_HAVE_RXFH_PARAM
+	NL_SET_ERR_MSG_FMT_MOD(extack, "%s", why);
+#endif
+	netdev_info(dev, "%s (%d)\n", why, err);
+	return err;
+}
+
+#ifdef CXB_HAVE_RXFH_PARAM
+static int cxb_get_rxfh(struct net_device *dev,
+			struct ethtool_rxfh_param *rxfh)
+{
+	return cxb_rxfh_get(netdev_priv(dev), rxfh->indir, rxfh->key,
+			    &rxfh->hfunc);
+}
+
+static int cxb_set_rxfh(struct net_device *dev,
+			struct ethtool_rxfh_param *rxfh,
+			struct netlink_ext_ack *extack)
+{
+	if (rxfh->rss_context || rxfh->rss_delete) {
+		NL_SET_ERR_MSG_MOD(extack, "RSS: no additional contexts");
+		return -EOPNOTSUPP;
+	}
+	return cxb_rxfh_set(dev, rxfh->indir, rxfh->key, rxfh->hfunc, extack);
+}
+#else
+static int cxb_get_rxfh(struct net_device *dev, u32 *indir, u8 *key,
+			u8 *hfunc)
+{
+	return cxb_rxfh_get(netdev_priv(dev), indir, key, hfunc);
+}
+
+static int cxb_set_rxfh(struct net_device *dev, const u32 *indir,
+			const u8 *key, const u8 hfunc)
+{
+	return cxb_rxfh_set(dev, indir, key, hfunc, NULL);
+}
+#endif
+
+/* The fields hashed per flow type (struct cxb_rss), as ethtool -n
+ * rx-flow-hash shows them.
+ */
+static u64 cxb_rxfh_fields(const struct cxb_priv *priv, u32 flow_type)
+{
+	switch (flow_type) {
+	case UDP_V4_FLOW:
+	case UDP_V6_FLOW:
+		if (!priv->cadev->rss_udp)
+			return RXH_IP_SRC | RXH_IP_DST;
+		fallthrough;
+	case TCP_V4_FLOW:
+	case TCP_V6_FLOW:
+		return RXH_IP_SRC | RXH_IP_DST | RXH_L4_B_0_1 | RXH_L4_B_2_3;
+	case IPV4_FLOW:
+	case IPV6_FLOW:
+	case SCTP_V4_FLOW:
+	case SCTP_V6_FLOW:
+	case AH_ESP_V4_FLOW:
+	case AH_ESP_V6_FLOW:
+		return RXH_IP_SRC | RXH_IP_DST;
+	default:
+		return 0;
+	}
+}
+
+static int cxb_get_rxnfc(struct net_device *dev, struct ethtool_rxnfc *nfc,
+			 u32 *rule_locs)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+
+	switch (nfc->cmd) {
+	case ETHTOOL_GRXRINGS:
+		nfc->data = priv->num_ch;
+		return 0;
+	case ETHTOOL_GRXFH:
+		if (!priv->has_rss)
+			return -EOPNOTSUPP;
+		nfc->data = cxb_rxfh_fields(priv, nfc->flow_type);
+		return 0;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
 static u32 cxb_get_priv_flags(struct net_device *dev)
 {
 	struct cxb_priv *priv = netdev_priv(dev);
@@ -595,5 +761,10 @@ const struct ethtool_ops cxb_ethtool_ops = {
 	.get_coalesce		= cxb_get_coalesce,
 	.set_coalesce		= cxb_set_coalesce,
 	.get_pauseparam		= cxb_get_pauseparam,
+	.get_rxfh_key_size	= cxb_get_rxfh_key_size,
+	.get_rxfh_indir_size	= cxb_get_rxfh_indir_size,
+	.get_rxfh		= cxb_get_rxfh,
+	.set_rxfh		= cxb_set_rxfh,
+	.get_rxnfc		= cxb_get_rxnfc,
 	.set_pauseparam		= cxb_set_pauseparam,
 };

@@ -573,6 +573,16 @@ static int cxb_datapath_start(struct cxb_priv *priv, struct cxb_channel **chs,
 	priv->num_ch = cfg->num_ch;
 	priv->ch = chs;
 	spin_unlock_bh(&priv->stats_lock);
+	/* A table ethtool -X did not set follows the channel count (one
+	 * it set names no channel beyond it: the ethtool core refuses such
+	 * a count). An open port spreads over the new channels from now.
+	 */
+	if (priv->has_rss) {
+		if (!netif_is_rxfh_configured(dev))
+			cxb_rss_default_table(priv, cfg->num_ch);
+		if (priv->port_open)
+			cxb_rss_apply(priv);
+	}
 
 	for (i = 0; i < priv->num_ch; i++) {
 		napi_enable(&chs[i]->napi);
@@ -815,6 +825,64 @@ static int cxb_set_mac_address(struct net_device *dev, void *addr)
 	return 0;
 }
 
+/* ---- Receive side scaling ------------------------------------------------ */
+
+/* The table ethtool -X default restores: every channel in turn, as
+ * ethtool_rxfh_indir_default(); over the largest power of two of them
+ * on a port that spreads over no other count (cxb_adev.rss_pow2), as
+ * mlx4_en's RSS QP (mlx4_en_config_rss_steer(): ilog2 of rss_rings).
+ */
+void cxb_rss_default_table(struct cxb_priv *priv, unsigned int num_ch)
+{
+	unsigned int i;
+
+	if (priv->cadev->rss_pow2)
+		num_ch = rounddown_pow_of_two(num_ch);
+	for (i = 0; i < CXB_RSS_TABLE_SIZE; i++)
+		priv->rss.table[i] = ethtool_rxfh_indir_default(i, num_ch);
+}
+
+/* Can the port spread by @table with @num_ch channels? 0, or -EINVAL
+ * with the reason in @why.
+ */
+int cxb_rss_check_table(struct cxb_priv *priv, const u32 *table,
+			unsigned int num_ch, const char **why)
+{
+	unsigned int i, m;
+
+	for (i = 0; i < CXB_RSS_TABLE_SIZE; i++) {
+		if (table[i] >= num_ch) {
+			*why = "RSS: the table names a queue that does not exist";
+			return -EINVAL;
+		}
+	}
+	if (!priv->cadev->rss_pow2)
+		return 0;
+	/* i % m for a power of two m: m is the first entry back at 0 */
+	for (m = 1; m < CXB_RSS_TABLE_SIZE && table[m]; m++)
+		;
+	for (i = 0; i < CXB_RSS_TABLE_SIZE; i++) {
+		if (!is_power_of_2(m) || table[i] != i % m) {
+			*why = "RSS: only queues 0..n-1 in turn, n a power of two";
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Program the key and table into an open port. RTNL held. */
+int cxb_rss_apply(struct cxb_priv *priv)
+{
+	int err;
+
+	if (!priv->has_rss)
+		return 0;
+	err = priv->ops->set_rss(priv->cadev, &priv->rss);
+	if (err)
+		netdev_err(priv->netdev, "cannot program RSS: %d\n", err);
+	return err;
+}
+
 static int cxb_open(struct net_device *dev)
 {
 	struct cxb_priv *priv = netdev_priv(dev);
@@ -829,14 +897,15 @@ static int cxb_open(struct net_device *dev)
 		cxb_datapath_down(priv);
 		return err;
 	}
-	/* the port starts with nothing steered */
-	if (priv->rx_filter) {
+	/* the port starts with nothing steered, everything to channel 0 */
+	if (priv->rx_filter)
 		err = cxb_rx_filter_apply(priv, dev->dev_addr);
-		if (err) {
-			priv->ops->close(priv->cadev);
-			cxb_datapath_down(priv);
-			return err;
-		}
+	if (!err)
+		err = cxb_rss_apply(priv);
+	if (err) {
+		priv->ops->close(priv->cadev);
+		cxb_datapath_down(priv);
+		return err;
 	}
 	priv->port_open = true;
 	schedule_work(&priv->link_work);
@@ -1293,6 +1362,16 @@ int cxb_netdev_create(struct cxb_adev *cadev)
 		}
 		priv->rx_filter = true;
 		dev->priv_flags |= IFF_UNICAST_FLT | IFF_LIVE_ADDR_CHANGE;
+	}
+	/* RSS with the stack's random key (netdev_rss_key_fill()), as
+	 * mlx4_en and mlx5e; the hash goes to skb->hash
+	 */
+	if (cadev->ops->set_rss) {
+		priv->has_rss = true;
+		netdev_rss_key_fill(priv->rss.key, sizeof(priv->rss.key));
+		cxb_rss_default_table(priv, priv->num_ch);
+		dev->hw_features |= NETIF_F_RXHASH;
+		dev->features |= NETIF_F_RXHASH;
 	}
 	/* redirects to the port need its XDP send queues */
 	cxb_set_xdp_features(dev, priv->has_xdpsq);

@@ -290,6 +290,23 @@ static noinline void cxb_rx_err_cqe(struct cxb_channel *ch,
 			   e->vendor_err_syndrome);
 }
 
+/* The RSS hash of the CQE into skb->hash: an L4 hash where the port
+ * hashed the ports too (TCP, and UDP with cxb_adev.rss_udp; not for
+ * fragments), an L3 one for other IP frames, none for the rest (the CQE
+ * carries 0), the flow types of struct cxb_rss.
+ */
+static void cxb_rx_hash(struct sk_buff *skb, const struct mlx4_cqe *cqe,
+			u16 l4_mask)
+{
+	u16 status = be16_to_cpu(cqe->status);
+
+	if (!(status & (MLX4_CQE_STATUS_IPV4 | MLX4_CQE_STATUS_IPV6)))
+		return;
+	skb_set_hash(skb, be32_to_cpu(cqe->immed_rss_invalid),
+		     (status & l4_mask) && !(status & MLX4_CQE_STATUS_IPV4F) ?
+		     PKT_HASH_TYPE_L4 : PKT_HASH_TYPE_L3);
+}
+
 /* True if the device verified the IP header and TCP/UDP checksums. */
 static bool cxb_rx_csum_ok(const struct mlx4_cqe *cqe)
 {
@@ -304,6 +321,9 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 {
 	struct net_device *dev = ch->priv->netdev;
 	bool rxcsum = dev->features & NETIF_F_RXCSUM;
+	bool rxhash = dev->features & NETIF_F_RXHASH;
+	u16 l4_mask = MLX4_CQE_STATUS_TCP |
+		      (ch->priv->cadev->rss_udp ? MLX4_CQE_STATUS_UDP : 0);
 	struct cxb_rx_ring *ring = &ch->rx;
 	u32 truesize = PAGE_SIZE << ring->page_order;
 	u32 bytes = 0, dropped = 0, csum_ok = 0, err = 0, crc = 0;
@@ -381,6 +401,8 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 			skb->ip_summed = CHECKSUM_UNNECESSARY;
 			csum_ok++;
 		}
+		if (rxhash)
+			cxb_rx_hash(skb, cqe, l4_mask);
 		skb_record_rx_queue(skb, ch->idx);
 		bytes += len;
 		napi_gro_receive(&ch->napi, skb);

@@ -359,6 +359,14 @@ struct cxb_sim_filter {
 	u8 addr[][ETH_ALEN];	/* n_uc unicast, then n_mc multicast */
 };
 
+/* A port's receive side scaling (backend op set_rss), replaced whole
+ * under the adapter lock, read by the receive path under RCU.
+ */
+struct cxb_sim_rss {
+	struct cxb_rss r;
+	struct rcu_head rcu;
+};
+
 struct cxb_sim_cnt_file {
 	struct cxb_sim_port *port;
 	unsigned int idx;
@@ -381,6 +389,10 @@ struct cxb_sim_port {
 	 * yet): broadcast only
 	 */
 	struct cxb_sim_filter __rcu *filter;
+	/* how it spreads frames; NULL (closed, or nothing programmed
+	 * yet): every frame to channel 0, hash 0
+	 */
+	struct cxb_sim_rss __rcu *rss;
 	atomic64_t port_rx_dropped;	/* rx_dropped, never reset */
 	atomic_t paused_sqs;	/* own SQs whose engine is paused */
 	atomic_t resume_rr;	/* rotates the order queues resume in */
@@ -573,7 +585,9 @@ void cxb_sim_pkt_parse(const u8 *f, unsigned int len, struct cxb_sim_pkt *pk);
 void cxb_sim_pkt_tx_csum(u8 *f, const struct cxb_sim_pkt *pk, bool ip,
 			 bool l4);
 u16 cxb_sim_pkt_rx_status(const u8 *f, const struct cxb_sim_pkt *pk);
-u32 cxb_sim_pkt_hash(const u8 *f, const struct cxb_sim_pkt *pk);
+u32 cxb_sim_toeplitz(const u8 *key, const u8 *data, unsigned int len);
+u32 cxb_sim_pkt_hash(const u8 *f, const struct cxb_sim_pkt *pk,
+		     const u8 *key);
 
 /* cxbell_sim_rx.c */
 enum cxb_sim_rx_res {
@@ -590,6 +604,8 @@ enum cxb_sim_rx_res cxb_sim_rx_deliver(struct cxb_sim_port *port,
 int cxb_sim_filter_set(struct cxb_sim_port *port,
 		       const struct cxb_rx_filter *f);
 void cxb_sim_filter_clear(struct cxb_sim_port *port);
+int cxb_sim_rss_set(struct cxb_sim_port *port, const struct cxb_rss *r);
+void cxb_sim_rss_clear(struct cxb_sim_port *port);
 
 /* cxbell_sim_debugfs.c */
 __printf(2, 3)

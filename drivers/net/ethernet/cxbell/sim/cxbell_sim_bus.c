@@ -40,6 +40,7 @@ static void cxb_sim_port_free(struct cxb_sim_port *port)
 {
 	/* closed by now (or never opened): no receive path reads it */
 	kfree(rcu_dereference_protected(port->filter, true));
+	kfree(rcu_dereference_protected(port->rss, true));
 	vfree(port->regs);
 	free_percpu(port->stats);
 	kfree(port);
@@ -89,6 +90,7 @@ static int cxb_sim_port_add(struct cxb_sim_adapter *ad, unsigned int index)
 	cadev->xdp_sq = true;
 	cadev->max_uc = CXB_SIM_MAX_UC;
 	cadev->max_mc = CXB_SIM_MAX_MC;
+	cadev->rss_udp = true;
 	cadev->mac[0] = 0x02;		/* locally administered */
 	cadev->mac[1] = 0xcb;
 	cadev->mac[2] = ad->id >> 8;

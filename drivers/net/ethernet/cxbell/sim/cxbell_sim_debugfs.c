@@ -461,6 +461,31 @@ out:
 }
 DEFINE_SHOW_ATTRIBUTE(cxb_sim_rx_filter);
 
+/* port<P>/rss: the RSS key and indirection table the driver programmed
+ * ("none" while closed)
+ */
+static int cxb_sim_rss_show(struct seq_file *m, void *v)
+{
+	struct cxb_sim_port *port = m->private;
+	const struct cxb_sim_rss *rss;
+	unsigned int i;
+
+	rcu_read_lock();
+	rss = rcu_dereference(port->rss);
+	if (!rss) {
+		seq_puts(m, "none\n");
+		goto out;
+	}
+	seq_printf(m, "key %*phN\ntable", CXB_RSS_KEY_SIZE, rss->r.key);
+	for (i = 0; i < CXB_RSS_TABLE_SIZE; i++)
+		seq_printf(m, " %u", rss->r.table[i]);
+	seq_putc(m, '\n');
+out:
+	rcu_read_unlock();
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(cxb_sim_rss);
+
 void cxb_sim_debugfs_port_add(struct cxb_sim_port *port)
 {
 	char name[16];
@@ -479,6 +504,7 @@ void cxb_sim_debugfs_port_add(struct cxb_sim_port *port)
 			    &cxb_sim_pause_fops);
 	debugfs_create_file("rx_filter", 0444, port->ddir, port,
 			    &cxb_sim_rx_filter_fops);
+	debugfs_create_file("rss", 0444, port->ddir, port, &cxb_sim_rss_fops);
 	debugfs_create_file("speed", 0600, port->ddir, port,
 			    &cxb_sim_speed_fops);
 	cxb_sim_debugfs_port_faults(port);

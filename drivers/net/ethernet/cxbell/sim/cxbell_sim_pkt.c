@@ -11,15 +11,12 @@
 #include <linux/if_vlan.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
-#include <linux/jhash.h>
 #include <linux/tcp.h>
 #include <linux/udp.h>
 #include <net/checksum.h>
 #include <net/ip6_checksum.h>
 
 #include "cxbell_sim.h"
-
-#define CXB_SIM_RSS_SEED	0xcb5eed01U
 
 static void cxb_sim_pkt_l4(const u8 *f, u8 proto, unsigned int off,
 			   unsigned int len, struct cxb_sim_pkt *pk)
@@ -182,27 +179,52 @@ u16 cxb_sim_pkt_rx_status(const u8 *f, const struct cxb_sim_pkt *pk)
 	return st;
 }
 
-/* RSS hash over addresses and ports; only meaningful if pk->l4. */
-u32 cxb_sim_pkt_hash(const u8 *f, const struct cxb_sim_pkt *pk)
+/* Toeplitz hash of @len bytes of @data with @key (at least @len + 4
+ * bytes): for every set bit of the input, the 32 key bits starting at
+ * that bit's position are XORed into the result, as the ConnectX RSS
+ * hash (MLX4_RSS_HASH_TOP, MLX5_RX_HASH_FN_TOEPLITZ) computes it.
+ */
+u32 cxb_sim_toeplitz(const u8 *key, const u8 *data, unsigned int len)
 {
-	u32 ports = get_unaligned_be32(f + pk->l4_off);
+	u32 v = get_unaligned_be32(key), hash = 0;
+	unsigned int i;
+	int b;
+
+	for (i = 0; i < len; i++) {
+		for (b = 7; b >= 0; b--) {
+			if (data[i] & BIT(b))
+				hash ^= v;
+			v = v << 1 | ((key[i + 4] >> b) & 1);
+		}
+	}
+	return hash;
+}
+
+/* RSS hash (struct cxb_rss) of a frame the parser found IPv4 or IPv6
+ * in: source and destination address, then for TCP and UDP source and
+ * destination port, as they stand in the headers.
+ */
+u32 cxb_sim_pkt_hash(const u8 *f, const struct cxb_sim_pkt *pk,
+		     const u8 *key)
+{
+	u8 in[2 * sizeof(struct in6_addr) + 4];
+	unsigned int alen;
 
 	if (pk->l3 == ETH_P_IP) {
 		const struct iphdr *iph = (const void *)(f + pk->l3_off);
 
-		return jhash_3words(be32_to_cpu(iph->saddr),
-				    be32_to_cpu(iph->daddr), ports,
-				    CXB_SIM_RSS_SEED);
+		alen = sizeof(iph->saddr);
+		memcpy(in, &iph->saddr, alen);
+		memcpy(in + alen, &iph->daddr, alen);
 	} else {
 		const struct ipv6hdr *ip6 = (const void *)(f + pk->l3_off);
-		u32 w[9];
-		int i;
 
-		for (i = 0; i < 4; i++) {
-			w[i] = be32_to_cpu(ip6->saddr.s6_addr32[i]);
-			w[4 + i] = be32_to_cpu(ip6->daddr.s6_addr32[i]);
-		}
-		w[8] = ports;
-		return jhash2(w, ARRAY_SIZE(w), CXB_SIM_RSS_SEED);
+		alen = sizeof(ip6->saddr);
+		memcpy(in, &ip6->saddr, alen);
+		memcpy(in + alen, &ip6->daddr, alen);
 	}
+	if (!pk->l4)
+		return cxb_sim_toeplitz(key, in, 2 * alen);
+	memcpy(in + 2 * alen, f + pk->l4_off, 4);
+	return cxb_sim_toeplitz(key, in, 2 * alen + 4);
 }

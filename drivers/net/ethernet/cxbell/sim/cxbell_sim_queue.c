@@ -118,6 +118,7 @@ static void cxb_sim_close(struct cxb_adev *cadev)
 	port->link_ctx = NULL;
 	WRITE_ONCE(port->enabled, false);
 	cxb_sim_filter_clear(port);
+	cxb_sim_rss_clear(port);
 	cxb_sim_link_update(ad);
 	mutex_unlock(&ad->lock);
 	/* paused engines on either side discard what they hold */
@@ -159,6 +160,11 @@ static int cxb_sim_set_rx_filter(struct cxb_adev *cadev,
 				 const struct cxb_rx_filter *f)
 {
 	return cxb_sim_filter_set(to_cxb_sim_port(cadev), f);
+}
+
+static int cxb_sim_set_rss(struct cxb_adev *cadev, const struct cxb_rss *r)
+{
+	return cxb_sim_rss_set(to_cxb_sim_port(cadev), r);
 }
 
 /* 802.3x pause: the sim's send engines always honour a push-back (rx);
@@ -703,6 +709,7 @@ const struct cxb_backend_ops cxb_sim_backend_ops = {
 	.rq_create	= cxb_sim_rq_create,
 	.rq_destroy	= cxb_sim_rq_destroy,
 	.set_rx_filter	= cxb_sim_set_rx_filter,
+	.set_rss	= cxb_sim_set_rss,
 	.get_link_info	= cxb_sim_get_link_info,
 	.get_port_stats	= cxb_sim_get_port_stats,
 	.mmio_notify	= cxb_sim_mmio_notify,

@@ -2,12 +2,22 @@
 /*
  * cxbell_sim receive side: a frame arriving on a port.
  *
- * RSS: TCP/UDP over IPv4/IPv6 is spread by a hash of addresses and ports
- * over the port's live RQs (the core creates them on channels 0..n-1);
- * everything else goes to ring 0. The hash is reported in the CQE
- * (immed_rss_invalid), 0 when none was computed. An RQ is a ring of single data
- * segments; its producer is the low 16 bits of the be32 doorbell record,
- * read again only when the device has used every WQE it knew of.
+ * RSS: as the driver programmed it through the set_rss backend op (the
+ * RSS QP context or RQT of a ConnectX, a firmware command's worth;
+ * struct cxb_rss): the Toeplitz hash with the programmed key over the
+ * addresses and, for TCP and UDP (not fragments), the ports of IPv4 and
+ * IPv6 frames picks an indirection table entry, hash & (table size - 1),
+ * and the entry the channel whose RQ gets the frame; the hash is
+ * reported in the CQE (immed_rss_invalid). Any other frame, and every
+ * frame while nothing is programmed (a closed port), goes to channel 0
+ * with hash 0. The table is a full one, as a ConnectX-4's RQT: any
+ * channel in any entry (a ConnectX-3's RSS QP spreads over a power of
+ * two of consecutive QPs only, which cxbell_mlx4 enforces). An entry
+ * naming a channel with no RQ drops the frame (rx_dropped).
+ *
+ * An RQ is a ring of single data segments; its producer is the low 16
+ * bits of the be32 doorbell record, read again only when the device has
+ * used every WQE it knew of.
  *
  * A frame that finds no receive WQE is dropped, or, with the port's
  * pause on, pushed back (CXB_SIM_RX_PAUSE): the sender keeps it and
@@ -222,6 +232,44 @@ void cxb_sim_filter_clear(struct cxb_sim_port *port)
 		kfree_rcu(old, rcu);
 }
 
+/* Replace the port's RSS setting with @r (backend op set_rss). Process
+ * context.
+ */
+int cxb_sim_rss_set(struct cxb_sim_port *port, const struct cxb_rss *r)
+{
+	struct cxb_sim_adapter *ad = port->ad;
+	struct cxb_sim_rss *nr, *old;
+	int err = 0;
+
+	nr = kzalloc(sizeof(*nr), GFP_KERNEL);
+	if (!nr)
+		return -ENOMEM;
+	nr->r = *r;
+	mutex_lock(&ad->lock);
+	if (!port->enabled) {
+		err = -ENETDOWN;
+		old = nr;
+	} else {
+		old = rcu_replace_pointer(port->rss, nr,
+					  lockdep_is_held(&ad->lock));
+	}
+	mutex_unlock(&ad->lock);
+	if (old)
+		kfree_rcu(old, rcu);
+	return err;
+}
+
+/* The port closed: back to channel 0 for everything. Adapter lock held. */
+void cxb_sim_rss_clear(struct cxb_sim_port *port)
+{
+	struct cxb_sim_rss *old;
+
+	old = rcu_replace_pointer(port->rss, NULL,
+				  lockdep_is_held(&port->ad->lock));
+	if (old)
+		kfree_rcu(old, rcu);
+}
+
 /* Does the port's filter let a frame for @dst in? RCU read side. */
 static bool cxb_sim_filter_pass(struct cxb_sim_port *port, const u8 *dst)
 {
@@ -256,7 +304,8 @@ enum cxb_sim_rx_res cxb_sim_rx_deliver(struct cxb_sim_port *port,
 				       struct cxb_sim_pass *pass)
 {
 	enum cxb_sim_rx_res res = CXB_SIM_RX_DROPPED;
-	unsigned int nr = READ_ONCE(port->nr_rqs), ring = 0;
+	unsigned int ring = 0;
+	const struct cxb_sim_rss *rss;
 	struct cxb_sim_rq *rq;
 	u32 hash = 0;
 
@@ -264,10 +313,11 @@ enum cxb_sim_rx_res cxb_sim_rx_deliver(struct cxb_sim_port *port,
 		cxb_sim_inc(port, CXB_SIM_C_RX_FILTERED);
 		return CXB_SIM_RX_FILTERED;
 	}
-	if (pk->l4)
-		hash = cxb_sim_pkt_hash(frame, pk);
-	if (nr > 1)
-		ring = hash % nr;
+	rss = rcu_dereference(port->rss);
+	if (rss && pk->l3) {
+		hash = cxb_sim_pkt_hash(frame, pk, rss->r.key);
+		ring = rss->r.table[hash & (CXB_RSS_TABLE_SIZE - 1)];
+	}
 	rq = ring < CXB_SIM_MAX_CHANNELS ? rcu_dereference(port->rqs[ring]) :
 					   NULL;
 	if (rq && cxb_sim_fault_hit(&port->fault.rx_no_buf)) {
