@@ -283,9 +283,11 @@ static int t_rss_qpc(void)
 
 	for (i = 0; i < sizeof(key); i++)
 		key[i] = (u8)(i * 7 + 1);
-	for (log_n = 0; log_n <= 4; log_n++) {
+	for (log_n = 0; log_n <= 5; log_n++) {
+		bool udp = log_n == 5;
+
 		cfg_init(&cfg);
-		cxb_mlx4_rss_qpc(&c, &cfg, 0x440, log_n, key);
+		cxb_mlx4_rss_qpc(&c, &cfg, 0x440, log_n, key, udp);
 		if (check_common(&c, &cfg, true))
 			return 1;
 		CHECK(c.rq_size_stride == 0, "");
@@ -295,8 +297,11 @@ static int t_rss_qpc(void)
 		CHECK(be_bytes(r + 4, 0x440), "default qpn");
 		CHECK(r[10] == MLX4_RSS_HASH_TOP, "hash_fn");
 		CHECK(r[11] == (MLX4_RSS_IPV4 | MLX4_RSS_TCP_IPV4 |
-				MLX4_RSS_IPV6 | MLX4_RSS_TCP_IPV6), "flags");
+				MLX4_RSS_IPV6 | MLX4_RSS_TCP_IPV6 |
+				(udp ? MLX4_RSS_UDP_IPV4 | MLX4_RSS_UDP_IPV6 :
+				 0)), "flags");
 		CHECK(!memcmp(r + 12, key, sizeof(key)), "key");
+		CHECK(be_bytes(r + 52, udp ? 0x440 : 0), "base_qpn_udp");
 	}
 	return 0;
 }
@@ -309,6 +314,30 @@ static int t_rss_log_n(void)
 
 	for (i = 0; i < 10; i++)
 		CHECK(cxb_mlx4_rss_log_n(live[i]) == want[i], "live %u", live[i]);
+	return 0;
+}
+
+/* Tables the RSS QP expresses: i % m, m a power of two; no other. */
+static int t_rss_rings(void)
+{
+	u8 t[128];
+	unsigned int i, m;
+
+	for (m = 1; m <= 128; m <<= 1) {
+		for (i = 0; i < 128; i++)
+			t[i] = i % m;
+		CHECK(cxb_mlx4_rss_rings(t, 128) == m, "m %u", m);
+	}
+	for (i = 0; i < 128; i++)
+		t[i] = i % 3;
+	CHECK(cxb_mlx4_rss_rings(t, 128) == 0, "i %% 3");
+	for (i = 0; i < 128; i++)
+		t[i] = i % 4;
+	t[77] = 0;
+	CHECK(cxb_mlx4_rss_rings(t, 128) == 0, "one entry changed");
+	for (i = 0; i < 128; i++)
+		t[i] = (i + 1) % 2;
+	CHECK(cxb_mlx4_rss_rings(t, 128) == 0, "rotated");
 	return 0;
 }
 
@@ -384,6 +413,7 @@ int main(void)
 		{ "mlx4_send_qp_context", t_sq_qpc },
 		{ "mlx4_receive_qp_context", t_rq_qpc },
 		{ "mlx4_rss_qp_context", t_rss_qpc },
+		{ "mlx4_rss_rings", t_rss_rings },
 		{ "mlx4_rss_spread", t_rss_log_n },
 		{ "mlx4_mtt_page_list", t_mtt },
 		{ "mlx4_steering_gid", t_steer_gid },

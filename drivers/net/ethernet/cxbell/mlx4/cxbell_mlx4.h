@@ -86,6 +86,8 @@ struct cxb_mlx4_dev {
  * @rss_qp: the RSS indirection QP
  * @rss_state: its state
  * @rss_key: Toeplitz key
+ * @rss_rings: receive QPs the RSS QP spreads over (a power of two, set_rss),
+ *	0: the largest power of two of the live ones
  * @uc_reg_id: device-managed steering rule of @mac
  * @bcast_reg_id: steering entry of the broadcast address
  * @uc: the unicast addresses besides @mac: registered and steered
@@ -118,6 +120,7 @@ struct cxb_mlx4_port {
 	struct mlx4_qp rss_qp;
 	enum mlx4_qp_state rss_state;
 	u8 rss_key[CXB_MLX4_RSS_KEY_SIZE];
+	unsigned int rss_rings;
 	u64 uc_reg_id;
 	u64 bcast_reg_id;
 	struct cxb_mlx4_addr uc[CXB_MLX4_MAX_UC - 1];

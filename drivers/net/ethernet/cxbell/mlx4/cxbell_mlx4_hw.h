@@ -136,12 +136,16 @@ cxb_mlx4_qpc_rss(struct mlx4_qp_context *c)
 }
 
 /* RSS indirection QP spreading over the 2^@log_n receive QPs from
- * @rx_base (aligned to 2^@log_n) with the Toeplitz hash and @key.
+ * @rx_base (aligned to 2^@log_n) with the Toeplitz hash and @key, over
+ * addresses and TCP ports, with @udp UDP ports too, UDP spread from the
+ * same base (mlx4_en sets MLX4_RSS_UDP_IPV4/6 and base_qpn_udp =
+ * default_qpn where the device has MLX4_DEV_CAP_FLAG_UDP_RSS).
  */
 static inline void cxb_mlx4_rss_qpc(struct mlx4_qp_context *c,
 				    const struct cxb_mlx4_qpc_cfg *cfg,
 				    u32 rx_base, unsigned int log_n,
-				    const u8 key[CXB_MLX4_RSS_KEY_SIZE])
+				    const u8 key[CXB_MLX4_RSS_KEY_SIZE],
+				    bool udp)
 {
 	struct mlx4_rss_context *rss;
 
@@ -152,6 +156,10 @@ static inline void cxb_mlx4_rss_qpc(struct mlx4_qp_context *c,
 	rss->default_qpn = cpu_to_be32(rx_base);
 	rss->flags = MLX4_RSS_IPV4 | MLX4_RSS_TCP_IPV4 | MLX4_RSS_IPV6 |
 		     MLX4_RSS_TCP_IPV6;
+	if (udp) {
+		rss->flags |= MLX4_RSS_UDP_IPV4 | MLX4_RSS_UDP_IPV6;
+		rss->base_qpn_udp = rss->default_qpn;
+	}
 	rss->hash_fn = MLX4_RSS_HASH_TOP;
 	memcpy(rss->rss_key, key, CXB_MLX4_RSS_KEY_SIZE);
 }
@@ -166,6 +174,25 @@ static inline unsigned int cxb_mlx4_rss_log_n(unsigned int live)
 	while (live >> (log_n + 1))
 		log_n++;
 	return log_n;
+}
+
+/* The receive QPs an indirection table of @n entries (a power of two)
+ * spreads over, if the RSS QP can express it: @table[i] = i % m for a
+ * power of two m (mlx4_en_set_rxfh() takes only such tables), m; else 0.
+ */
+static inline unsigned int cxb_mlx4_rss_rings(const u8 *table,
+					      unsigned int n)
+{
+	unsigned int i, m;
+
+	for (m = 1; m < n && table[m]; m++)
+		;
+	if (m & (m - 1))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (table[i] != i % m)
+			return 0;
+	return m;
 }
 
 /* Registers of a UAR page (mapped at @uar_map) the core writes. */

@@ -98,6 +98,9 @@ static int cxb_mlx4_port_add(struct cxb_mlx4_dev *mdev, u8 num)
 					 CXB_MLX4_MAX_UC);
 		port->cadev.max_mc = CXB_MLX4_MAX_MC;
 	}
+	/* the RSS QP spreads over 2^n consecutive receive QPs */
+	port->cadev.rss_pow2 = true;
+	port->cadev.rss_udp = !!(dev->caps.flags & MLX4_DEV_CAP_FLAG_UDP_RSS);
 	ether_addr_copy(port->cadev.mac, port->mac);
 	/* as mlx4_en (en_ethtool.c) prints mlx4_core's caps.fw_ver */
 	snprintf(port->cadev.fw_version, sizeof(port->cadev.fw_version),

@@ -237,7 +237,8 @@ static void cxb_mlx4_qp_destroy(struct mlx4_dev *dev, struct mlx4_qp *qp,
 }
 
 /* Point the RSS QP at the receive QPs that exist now (channels 0..n-1,
- * the largest power of two of them). Port lock held, port open.
+ * the largest power of two of them, at most @rss_rings) with @rss_key.
+ * Port lock held, port open.
  */
 static int cxb_mlx4_rss_apply(struct cxb_mlx4_port *port)
 {
@@ -249,6 +250,8 @@ static int cxb_mlx4_rss_apply(struct cxb_mlx4_port *port)
 
 	while (live < CXB_MLX4_MAX_CHANNELS && port->rq[live])
 		live++;
+	if (port->rss_rings && live > port->rss_rings)
+		live = port->rss_rings;
 	if (port->rss_state != MLX4_QP_STATE_RST) {
 		mlx4_qp_modify(dev, NULL, port->rss_state, MLX4_QP_STATE_RST,
 			       NULL, 0, 0, &port->rss_qp);
@@ -262,7 +265,8 @@ static int cxb_mlx4_rss_apply(struct cxb_mlx4_port *port)
 		return -ENOMEM;
 	cxb_mlx4_qpc_cfg_init(port, &cfg, port->rss_qpn, port->rq[0]->cqn);
 	cxb_mlx4_rss_qpc(ctx, &cfg, port->rx_base, cxb_mlx4_rss_log_n(live),
-			 port->rss_key);
+			 port->rss_key,
+			 !!(dev->caps.flags & MLX4_DEV_CAP_FLAG_UDP_RSS));
 	err = mlx4_qp_to_ready(dev, &port->res.mtt, ctx, &port->rss_qp,
 			       &port->rss_state);
 	kfree(ctx);
@@ -1096,6 +1100,43 @@ static void cxb_mlx4_rq_destroy(struct cxb_adev *cadev, struct cxb_rq_hw *hw)
 	hw->priv = NULL;
 }
 
+/* Key and table into the RSS QP context, as mlx4_en_set_rxfh() does by
+ * restarting the port (mlx4_en_config_rss_steer() writes rss_key and
+ * log2(rss_rings) into the context): here the RSS QP alone goes through
+ * reset with the new context. A table the QP cannot express is refused
+ * (the core offers only those, cxb_adev.rss_pow2).
+ */
+static int cxb_mlx4_set_rss(struct cxb_adev *cadev, const struct cxb_rss *r)
+{
+	struct cxb_mlx4_port *port = to_cxb_mlx4_port(cadev);
+	u8 old_key[CXB_MLX4_RSS_KEY_SIZE];
+	unsigned int rings, old_rings;
+	int err;
+
+	BUILD_BUG_ON(CXB_RSS_KEY_SIZE != CXB_MLX4_RSS_KEY_SIZE);
+	rings = cxb_mlx4_rss_rings(r->table, CXB_RSS_TABLE_SIZE);
+	if (!rings)
+		return -EINVAL;
+	mutex_lock(&port->lock);
+	if (!port->open) {
+		err = -ENETDOWN;
+		goto out;
+	}
+	memcpy(old_key, port->rss_key, sizeof(old_key));
+	old_rings = port->rss_rings;
+	memcpy(port->rss_key, r->key, sizeof(port->rss_key));
+	port->rss_rings = rings;
+	err = cxb_mlx4_rss_apply(port);
+	if (err) {
+		memcpy(port->rss_key, old_key, sizeof(old_key));
+		port->rss_rings = old_rings;
+		cxb_mlx4_rss_apply(port);
+	}
+out:
+	mutex_unlock(&port->lock);
+	return err;
+}
+
 const struct cxb_backend_ops cxb_mlx4_ops = {
 	.open		= cxb_mlx4_open,
 	.close		= cxb_mlx4_close,
@@ -1111,5 +1152,6 @@ const struct cxb_backend_ops cxb_mlx4_ops = {
 	.rq_create	= cxb_mlx4_rq_create,
 	.rq_destroy	= cxb_mlx4_rq_destroy,
 	.set_rx_filter	= cxb_mlx4_set_rx_filter,
+	.set_rss	= cxb_mlx4_set_rss,
 	.get_link_info	= cxb_mlx4_get_link_info,
 };
