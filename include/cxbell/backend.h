@@ -97,6 +97,11 @@ struct cxb_rq_params {
 	unsigned int log_stride;	/* log2 bytes per receive WQE (4) */
 	u32 cqn;
 	unsigned int channel;
+	/* strip an 802.1Q (C-VLAN) tag from received frames into the CQE
+	 * (MLX4_CQE_CVLAN_PRESENT_MASK in vlan_my_qpn, the TCI in sl_vid),
+	 * as a ConnectX-3 receive QP without param3 bit 30
+	 */
+	bool vlan_strip;
 };
 
 struct cxb_rq_hw {

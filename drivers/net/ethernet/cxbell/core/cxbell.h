@@ -394,6 +394,7 @@ struct cxb_dp_cfg {
 	unsigned int tx_ring_size;	/* TXBBs */
 	unsigned int rx_ring_size;
 	unsigned int mtu;		/* sizes the receive buffers */
+	bool vlan_strip;		/* receive queues strip C-VLAN tags */
 };
 
 struct cxb_channel {
@@ -478,6 +479,12 @@ struct cxb_priv {
 	 */
 	bool has_rss;
 	struct cxb_rss rss;
+
+	/* NETIF_F_HW_VLAN_CTAG_RX as the receive queues of the datapath
+	 * are created with (struct cxb_dp_cfg), under RTNL: it changes
+	 * before dev->features does (ndo_set_features)
+	 */
+	bool vlan_strip;
 
 	struct work_struct link_work;
 	struct work_struct reset_work;	/* recover from a TX fault */

@@ -359,6 +359,7 @@ static int cxb_rx_activate(struct cxb_priv *priv, struct cxb_channel *ch)
 	p.log_stride = CXB_MLX4_RX_STRIDE_SHIFT;
 	p.cqn = ch->rx_cq.cqn;
 	p.channel = ch->idx;
+	p.vlan_strip = ch->cfg.vlan_strip;
 	err = priv->ops->rq_create(priv->cadev, &p, &ring->hw);
 	if (err)
 		return err;
@@ -534,6 +535,7 @@ static void cxb_cur_cfg(struct cxb_priv *priv, struct cxb_dp_cfg *cfg)
 	cfg->tx_ring_size = priv->tx_ring_size;
 	cfg->rx_ring_size = priv->rx_ring_size;
 	cfg->mtu = priv->netdev->mtu;
+	cfg->vlan_strip = priv->vlan_strip;
 }
 
 /* Make allocated channels the datapath (none may be live): the device's
@@ -569,6 +571,7 @@ static int cxb_datapath_start(struct cxb_priv *priv, struct cxb_channel **chs,
 
 	priv->tx_ring_size = cfg->tx_ring_size;
 	priv->rx_ring_size = cfg->rx_ring_size;
+	priv->vlan_strip = cfg->vlan_strip;
 	spin_lock_bh(&priv->stats_lock);
 	priv->num_ch = cfg->num_ch;
 	priv->ch = chs;
@@ -1009,6 +1012,7 @@ int cxb_reconfigure(struct cxb_priv *priv, unsigned int num_ch,
 		.tx_ring_size = tx_size,
 		.rx_ring_size = rx_size,
 		.mtu = priv->netdev->mtu,
+		.vlan_strip = priv->vlan_strip,
 	};
 
 	if (netif_running(priv->netdev))
@@ -1276,6 +1280,30 @@ static void cxb_tx_timeout(struct net_device *dev, unsigned int txqueue)
 	cxb_schedule_reset(priv);
 }
 
+/* VLAN stripping is a property of the device's receive queues (a
+ * ConnectX-3 receive QP's context): a change rebuilds them, as
+ * mlx4_en_set_features() restarts the port (mlx4_en_reset_config()). The
+ * other features take effect with dev->features.
+ */
+static int cxb_set_features(struct net_device *dev,
+			    netdev_features_t features)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+	bool strip = features & NETIF_F_HW_VLAN_CTAG_RX;
+	struct cxb_dp_cfg cfg;
+
+	if (strip == priv->vlan_strip)
+		return 0;
+	if (!netif_running(dev)) {
+		priv->vlan_strip = strip;
+		return 0;
+	}
+	/* on failure the old queues (or ones like them) run on */
+	cxb_cur_cfg(priv, &cfg);
+	cfg.vlan_strip = strip;
+	return cxb_datapath_swap(priv, &cfg, NULL);
+}
+
 /* One per descriptor generation: they differ only in ndo_start_xmit, so
  * that xmit goes straight to its generation's send path.
  */
@@ -1286,6 +1314,7 @@ static void cxb_tx_timeout(struct net_device *dev, unsigned int txqueue)
 	.ndo_get_stats64	= cxb_get_stats64,	\
 	.ndo_change_mtu		= cxb_change_mtu,	\
 	.ndo_tx_timeout		= cxb_tx_timeout,	\
+	.ndo_set_features	= cxb_set_features,	\
 	.ndo_set_rx_mode	= cxb_set_rx_mode,	\
 	.ndo_set_mac_address	= cxb_set_mac_address,	\
 	.ndo_validate_addr	= eth_validate_addr,	\
@@ -1346,8 +1375,13 @@ int cxb_netdev_create(struct cxb_adev *cadev)
 	dev->dev_port = cadev->port;
 	dev->hw_features = NETIF_F_SG | NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM |
 			   NETIF_F_RXCSUM;
-	dev->features = dev->hw_features | NETIF_F_HIGHDMA;
 	dev->vlan_features = dev->hw_features;
+	/* VLAN tag insertion and stripping, both generations (mlx4_en and
+	 * mlx5e offer both, on by default)
+	 */
+	dev->hw_features |= NETIF_F_HW_VLAN_CTAG_TX | NETIF_F_HW_VLAN_CTAG_RX;
+	dev->features = dev->hw_features | NETIF_F_HIGHDMA;
+	priv->vlan_strip = true;
 	dev->min_mtu = ETH_MIN_MTU;
 	dev->max_mtu = cadev->max_mtu;
 	dev->watchdog_timeo = 5 * HZ;

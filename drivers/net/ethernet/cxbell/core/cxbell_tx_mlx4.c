@@ -290,7 +290,8 @@ netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	 * that layout without its BlueFlame write.
 	 */
 	bf = send_db && ring->bf_on &&
-	     (nr_txbb << CXB_MLX4_TXBB_SHIFT) <= ring->bf_size;
+	     (nr_txbb << CXB_MLX4_TXBB_SHIFT) <= ring->bf_size &&
+	     !skb_vlan_tag_present(skb);
 	if (bf) {
 		/* cxb_mlx4_bf_qpn(), from the pre-swapped doorbell value */
 		ctrl->qpn_vlan.bf_qpn = ring->doorbell_qpn | cpu_to_be32(ds);
@@ -299,8 +300,16 @@ netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	} else {
 		op_own = cpu_to_be32(MLX4_OPCODE_SEND |
 				     cxb_mlx4_owner(prod, ring->size));
-		/* vlan_tag, ins_vlan 0 and fence_size DS in one store */
-		ctrl->qpn_vlan.bf_qpn = cpu_to_be32(ds);
+		/* vlan_tag, ins_vlan and fence_size DS in one store: the
+		 * device inserts a VLAN tag (mlx4_en: MLX4_WQE_CTRL_INS_CVLAN),
+		 * which keeps the WQE off BlueFlame, whose copy has the QPN
+		 * in these fields (mlx4_en_xmit(): bf_ok = false)
+		 */
+		if (unlikely(skb_vlan_tag_present(skb)))
+			ctrl->qpn_vlan.bf_qpn =
+				cxb_mlx4_vlan_ds(skb_vlan_tag_get(skb), ds);
+		else
+			ctrl->qpn_vlan.bf_qpn = cpu_to_be32(ds);
 	}
 
 	/* Segments before ownership: the device may look at it any time. */

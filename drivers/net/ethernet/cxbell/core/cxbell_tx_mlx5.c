@@ -214,6 +214,11 @@ static bool cxb_mlx5_post_send(struct cxb_tx_ring *ring, u32 *pprod,
 	}
 	memset(eth, 0, sizeof(*eth));
 	eth->cs_flags = cxb_mlx5_cs_flags(skb);
+	/* the device inserts the tag, as mlx5e asks without inline headers */
+	if (unlikely(skb_vlan_tag_present(skb))) {
+		eth->insert.type = cpu_to_be16(MLX5_ETH_WQE_INSERT_VLAN);
+		eth->insert.vlan_tci = cpu_to_be16(skb_vlan_tag_get(skb));
+	}
 	info->skb = skb;
 	info->nr_txbb = n;
 	info->nr_bytes = skb->len;

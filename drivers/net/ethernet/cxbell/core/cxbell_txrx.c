@@ -403,6 +403,10 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 		}
 		if (rxhash)
 			cxb_rx_hash(skb, cqe, l4_mask);
+		/* the tag the device stripped (it does only if asked) */
+		if (cqe->vlan_my_qpn & cpu_to_be32(MLX4_CQE_CVLAN_PRESENT_MASK))
+			__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q),
+					       be16_to_cpu(cqe->sl_vid));
 		skb_record_rx_queue(skb, ch->idx);
 		bytes += len;
 		napi_gro_receive(&ch->napi, skb);

@@ -160,6 +160,8 @@ enum cxb_sim_cnt {
 	CXB_SIM_C_IRQS_ARM,		/* interrupts raised by an arm: CQEs waiting */
 	CXB_SIM_C_MODER_TIMER,		/* moderation hrtimer expiries (guest irqs) */
 	CXB_SIM_C_RX_FILTERED,		/* frames the receive filter refused */
+	CXB_SIM_C_TX_VLAN_INSERTED,	/* frames sent with a tag inserted */
+	CXB_SIM_C_RX_VLAN_STRIPPED,	/* frames received with the tag stripped */
 	CXB_SIM_NR_CNT
 };
 
@@ -337,6 +339,7 @@ struct cxb_sim_rq {
 	dma_addr_t db_dma;
 	u16 cons;		/* next WQE to fill */
 	u16 prod;		/* producer last read from the doorbell record */
+	bool vlan_strip;	/* C-VLAN tags go into the CQE */
 	bool dead;
 	struct rcu_head rcu;
 };
@@ -585,6 +588,7 @@ void cxb_sim_pkt_parse(const u8 *f, unsigned int len, struct cxb_sim_pkt *pk);
 void cxb_sim_pkt_tx_csum(u8 *f, const struct cxb_sim_pkt *pk, bool ip,
 			 bool l4);
 u16 cxb_sim_pkt_rx_status(const u8 *f, const struct cxb_sim_pkt *pk);
+unsigned int cxb_sim_pkt_vlan_insert(u8 *f, unsigned int len, __be16 tci);
 u32 cxb_sim_toeplitz(const u8 *key, const u8 *data, unsigned int len);
 u32 cxb_sim_pkt_hash(const u8 *f, const struct cxb_sim_pkt *pk,
 		     const u8 *key);

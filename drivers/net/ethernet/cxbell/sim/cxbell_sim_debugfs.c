@@ -88,6 +88,8 @@ static const char * const cxb_sim_cnt_names[CXB_SIM_NR_CNT] = {
 	[CXB_SIM_C_IRQS_ARM]		= "irqs_arm",
 	[CXB_SIM_C_MODER_TIMER]		= "moder_timer_runs",
 	[CXB_SIM_C_RX_FILTERED]		= "rx_filtered",
+	[CXB_SIM_C_TX_VLAN_INSERTED]	= "tx_vlan_inserted",
+	[CXB_SIM_C_RX_VLAN_STRIPPED]	= "rx_vlan_stripped",
 };
 
 static struct dentry *cxb_sim_droot;

@@ -276,10 +276,18 @@ sent:
 static bool cxb_sim_sq_transmit(struct cxb_sim_sq *sq, u32 idx,
 				unsigned int len, struct cxb_sim_pass *pass)
 {
-	__be32 flags = sq->wqe.ctrl.srcrb_flags;
+	const struct mlx4_wqe_ctrl_seg *ctrl = &sq->wqe.ctrl;
+	__be32 flags = ctrl->srcrb_flags;
 	u8 *frame = sq->frame + CXB_SIM_FRAME_PAD;
 	struct cxb_sim_pkt *pk = &sq->held_pk;
 
+	/* VLAN insertion, unless the VLAN fields hold a BlueFlame QPN */
+	if ((ctrl->qpn_vlan.ins_vlan & MLX4_WQE_CTRL_INS_CVLAN) &&
+	    !cxb_sim_wqe_bf_layout(sq, idx, ctrl)) {
+		len = cxb_sim_pkt_vlan_insert(frame, len,
+					      ctrl->qpn_vlan.vlan_tag);
+		cxb_sim_inc(sq->port, CXB_SIM_C_TX_VLAN_INSERTED);
+	}
 	cxb_sim_pkt_parse(frame, len, pk);
 	cxb_sim_pkt_tx_csum(frame, pk,
 			    !!(flags & cpu_to_be32(MLX4_WQE_CTRL_IP_CSUM)),

@@ -194,6 +194,10 @@ static unsigned int cxb_sim_mlx5_gather_send(struct cxb_sim_sq *sq, u32 idx)
 	struct cxb_sim_port *port = sq->port;
 	bool inl = false;
 
+	/* the same field: MLX5_ETH_WQE_INSERT_VLAN, no inline headers */
+	if (sz & MLX5_ETH_WQE_INSERT_VLAN)
+		sz = 0;
+
 	if (end < CXB_SIM_MLX5_SEG0 || CXB_MLX5_ETH_INLINE_OFF + sz > end) {
 		cxb_sim_violation(port, "SQ %#x WQE %u: SEND of DS %u, %u bytes of inline headers",
 				  sq->qpn, idx, end / CXB_MLX5_DS_SIZE, sz);
@@ -227,10 +231,15 @@ static unsigned int cxb_sim_mlx5_gather_send(struct cxb_sim_sq *sq, u32 idx)
 static bool cxb_sim_mlx5_transmit(struct cxb_sim_sq *sq, u32 idx,
 				  unsigned int len, struct cxb_sim_pass *pass)
 {
-	u8 cs = cxb_sim_mlx5_eth(sq)->cs_flags;
+	const struct mlx5_wqe_eth_seg *eth = cxb_sim_mlx5_eth(sq);
 	u8 *frame = sq->frame + CXB_SIM_FRAME_PAD;
 	struct cxb_sim_pkt *pk = &sq->held_pk;
+	u8 cs = eth->cs_flags;
 
+	if (eth->insert.type & cpu_to_be16(MLX5_ETH_WQE_INSERT_VLAN)) {
+		len = cxb_sim_pkt_vlan_insert(frame, len, eth->insert.vlan_tci);
+		cxb_sim_inc(sq->port, CXB_SIM_C_TX_VLAN_INSERTED);
+	}
 	cxb_sim_pkt_parse(frame, len, pk);
 	cxb_sim_pkt_tx_csum(frame, pk, cs & MLX5_ETH_WQE_L3_CSUM,
 			    cs & MLX5_ETH_WQE_L4_CSUM);

@@ -179,6 +179,21 @@ u16 cxb_sim_pkt_rx_status(const u8 *f, const struct cxb_sim_pkt *pk)
 	return st;
 }
 
+/* TX VLAN insertion: an 802.1Q tag with @tci after the source MAC of the
+ * @len-byte frame at @f (CXB_SIM_FRAME_MAX + VLAN_HLEN bytes of room).
+ * Returns the new length.
+ */
+unsigned int cxb_sim_pkt_vlan_insert(u8 *f, unsigned int len, __be16 tci)
+{
+	struct vlan_ethhdr *veth = (struct vlan_ethhdr *)f;
+
+	memmove(f + ETH_ALEN * 2 + VLAN_HLEN, f + ETH_ALEN * 2,
+		len - ETH_ALEN * 2);
+	veth->h_vlan_proto = htons(ETH_P_8021Q);
+	veth->h_vlan_TCI = tci;
+	return len + VLAN_HLEN;
+}
+
 /* Toeplitz hash of @len bytes of @data with @key (at least @len + 4
  * bytes): for every set bit of the input, the 32 key bits starting at
  * that bit's position are XORed into the result, as the ConnectX RSS

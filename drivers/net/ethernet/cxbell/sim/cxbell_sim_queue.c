@@ -16,6 +16,7 @@
 #include <linux/delay.h>
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
+#include <linux/if_vlan.h>
 #include <linux/ktime.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -351,7 +352,9 @@ static int cxb_sim_sq_create(struct cxb_adev *cadev,
 	sq = kzalloc(sizeof(*sq), GFP_KERNEL);
 	if (!sq)
 		return -ENOMEM;
-	sq->frame = kvmalloc(CXB_SIM_FRAME_PAD + CXB_SIM_FRAME_MAX, GFP_KERNEL);
+	/* room for a VLAN tag the device inserts */
+	sq->frame = kvmalloc(CXB_SIM_FRAME_PAD + CXB_SIM_FRAME_MAX + VLAN_HLEN,
+			     GFP_KERNEL);
 	sq->bf = kvcalloc(CXB_SIM_BF_PENDING, sizeof(*sq->bf), GFP_KERNEL);
 	if (!sq->frame || !sq->bf) {
 		err = -ENOMEM;
@@ -481,6 +484,7 @@ static int cxb_sim_rq_create(struct cxb_adev *cadev,
 	rq->size = 1U << p->log_entries;
 	rq->buf_dma = p->buf_dma;
 	rq->db_dma = p->db_dma;
+	rq->vlan_strip = p->vlan_strip;
 
 	mutex_lock(&ad->lock);
 	if (rcu_access_pointer(port->rqs[p->channel])) {

@@ -31,6 +31,12 @@
  * the set_rx_filter backend op (a firmware command's worth); a closed
  * port has none, and receives nothing but broadcast.
  *
+ * VLAN stripping: an RQ created with vlan_strip writes a frame with an
+ * 802.1Q tag without it, the tag in the CQE (MLX4_CQE_CVLAN_PRESENT_MASK,
+ * sl_vid) and byte_cnt without its 4 bytes, as a ConnectX-3 receive QP
+ * whose context asks to strip; rx_bytes counts the frame as it was on the
+ * wire.
+ *
  * Faults (port fault/ knobs): the next N completions may be error CQEs
  * (rx_err_cqe) or flag a bad FCS (rx_bad_fcs); either way the frame is
  * written and its WQE consumed, as a device that received it would.
@@ -112,6 +118,8 @@ static enum cxb_sim_rx_res cxb_sim_rq_fill(struct cxb_sim_rq *rq,
 	enum cxb_sim_cnt fault;
 	struct mlx4_cqe cqe;
 	dma_addr_t addr;
+	bool strip;
+	__be16 tci = 0;
 	int avail;
 	u32 bc;
 
@@ -140,6 +148,15 @@ static enum cxb_sim_rx_res cxb_sim_rq_fill(struct cxb_sim_rq *rq,
 				  rq->qpn, rq->cons);
 		return CXB_SIM_RX_DROPPED;
 	}
+	/* VLAN stripping: the C-VLAN tag goes into the CQE, the frame is
+	 * written without it
+	 */
+	strip = rq->vlan_strip && len >= VLAN_ETH_HLEN &&
+		((const struct ethhdr *)frame)->h_proto == htons(ETH_P_8021Q);
+	if (strip) {
+		tci = ((const struct vlan_ethhdr *)frame)->h_vlan_TCI;
+		len -= VLAN_HLEN;
+	}
 	if (len > bc)
 		return CXB_SIM_RX_DROPPED;	/* frame longer than the buffer */
 	if (!cxb_sim_cq_room(rq->cq)) {
@@ -147,14 +164,26 @@ static enum cxb_sim_rx_res cxb_sim_rq_fill(struct cxb_sim_rq *rq,
 				  rq->cq->cqn);
 		return CXB_SIM_RX_DROPPED;
 	}
-	if (cxb_sim_dma_write(port, be64_to_cpu(seg.addr), frame, len,
-			      CXB_SIM_PCIE_DATA_WR))
+	if (strip) {
+		if (cxb_sim_dma_write(port, be64_to_cpu(seg.addr), frame,
+				      ETH_ALEN * 2, CXB_SIM_PCIE_DATA_WR) ||
+		    cxb_sim_dma_write(port, be64_to_cpu(seg.addr) + ETH_ALEN * 2,
+				      frame + ETH_ALEN * 2 + VLAN_HLEN,
+				      len - ETH_ALEN * 2, CXB_SIM_PCIE_DATA_WR))
+			return CXB_SIM_RX_DROPPED;
+	} else if (cxb_sim_dma_write(port, be64_to_cpu(seg.addr), frame, len,
+				     CXB_SIM_PCIE_DATA_WR)) {
 		return CXB_SIM_RX_DROPPED;
+	}
 	/* the frame is visible before its CQE */
 	dma_wmb();
 
 	memset(&cqe, 0, sizeof(cqe));
 	cqe.vlan_my_qpn = cpu_to_be32(rq->qpn & CXB_SIM_QN_MAX);
+	if (strip) {
+		cqe.vlan_my_qpn |= cpu_to_be32(MLX4_CQE_CVLAN_PRESENT_MASK);
+		cqe.sl_vid = tci;
+	}
 	cqe.immed_rss_invalid = cpu_to_be32(hash);
 	cqe.status = cpu_to_be16(cxb_sim_pkt_rx_status(frame, pk));
 	if (cqe.status & cpu_to_be16(MLX4_CQE_STATUS_IPOK))
@@ -172,6 +201,8 @@ static enum cxb_sim_rx_res cxb_sim_rq_fill(struct cxb_sim_rq *rq,
 		return CXB_SIM_RX_DROPPED;
 	if (fault != CXB_SIM_NR_CNT)
 		cxb_sim_inc(port, fault);
+	if (strip)
+		cxb_sim_inc(port, CXB_SIM_C_RX_VLAN_STRIPPED);
 
 	rq->cons++;
 	return CXB_SIM_RX_OK;

@@ -206,6 +206,17 @@ static inline unsigned int cxb_mlx4_bf_len(unsigned int ds)
 	return cxb_mlx4_ds_to_txbbs(ds) << CXB_MLX4_TXBB_SHIFT;
 }
 
+/* ctrl.qpn_vlan of a WQE whose frame the device sends with the 802.1Q
+ * tag @tci inserted after the source MAC (vlan_tag, ins_vlan =
+ * MLX4_WQE_CTRL_INS_CVLAN, fence_size @ds), as one be32. Such a WQE
+ * never goes by BlueFlame: its copy would need the QPN there.
+ */
+static inline __be32 cxb_mlx4_vlan_ds(u16 tci, unsigned int ds)
+{
+	return cpu_to_be32((u32)tci << 16 | MLX4_WQE_CTRL_INS_CVLAN << 8 |
+			   (ds & CXB_MLX4_DS_MASK));
+}
+
 /* ctrl.qpn_vlan.bf_qpn of a BlueFlame WQE, and the QPN it carries. */
 static inline __be32 cxb_mlx4_bf_qpn(u32 qpn, unsigned int ds)
 {
