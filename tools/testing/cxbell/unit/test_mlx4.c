@@ -202,7 +202,8 @@ static void cfg_init(struct cxb_mlx4_qpc_cfg *cfg)
 }
 
 static int check_common(const struct mlx4_qp_context *c,
-			const struct cxb_mlx4_qpc_cfg *cfg, bool rss)
+			const struct cxb_mlx4_qpc_cfg *cfg, bool rss,
+			bool strip)
 {
 	const u8 *b = (const u8 *)c;
 
@@ -219,7 +220,7 @@ static int check_common(const struct mlx4_qp_context *c,
 	CHECK(be_bytes(b + 0x9c, cfg->cqn), "");
 	CHECK(be_bytes(b + 0xa0, (u32)(cfg->db_dma >> 32)), "");
 	CHECK(be_bytes(b + 0xa4, (u32)cfg->db_dma), "");
-	CHECK(be_bytes(b + 0xc0, 1U << 30), "no VLAN strip");
+	CHECK(be_bytes(b + 0xc0, strip ? 0 : 1U << 30), "VLAN strip %d", strip);
 	return 0;
 }
 
@@ -237,7 +238,7 @@ static int t_sq_qpc(void)
 		cfg.fpp = i & 1;
 		memset(&c, 0x5a, sizeof(c));
 		cxb_mlx4_sq_qpc(&c, &cfg);
-		if (check_common(&c, &cfg, false))
+		if (check_common(&c, &cfg, false, false))
 			return 1;
 		/* log2(entries) << 3 | log2(stride in bytes) - 4 */
 		CHECK(c.sq_size_stride == (ilog2u(sizes[i]) << 3 | (ilog2u(64) - 4)),
@@ -260,8 +261,8 @@ static int t_rq_qpc(void)
 		cfg_init(&cfg);
 		cfg.log_size = ilog2u(sizes[i]);
 		cfg.log_stride = CXB_MLX4_RX_STRIDE_SHIFT;
-		cxb_mlx4_rq_qpc(&c, &cfg);
-		if (check_common(&c, &cfg, false))
+		cxb_mlx4_rq_qpc(&c, &cfg, i & 1);
+		if (check_common(&c, &cfg, false, i & 1))
 			return 1;
 		/* one 16-byte data segment per receive WQE */
 		CHECK(c.rq_size_stride == (ilog2u(sizes[i]) << 3 | 0), "0x%x",
@@ -288,7 +289,7 @@ static int t_rss_qpc(void)
 
 		cfg_init(&cfg);
 		cxb_mlx4_rss_qpc(&c, &cfg, 0x440, log_n, key, udp);
-		if (check_common(&c, &cfg, true))
+		if (check_common(&c, &cfg, true, false))
 			return 1;
 		CHECK(c.rq_size_stride == 0, "");
 		r = (const u8 *)&c + 0x18 + 0x24;

@@ -22,7 +22,9 @@
  *    QP (the BlueFlame page's own UAR when BlueFlame is used);
  *  - pri_path.sched_queue: 0x83 | (port - 1) << 6;
  *  - db_rec_addr: DMA address of the receive doorbell record;
- *  - param3 bit 30: do not strip the VLAN tag (cxbell does no VLAN offload);
+ *  - param3 bit 30: do not strip the VLAN tag (set but on receive QPs the
+ *    core asks to strip, as mlx4_en_fill_qp_context() sets it without
+ *    NETIF_F_HW_VLAN_CTAG_RX);
  *  - an RSS QP carries struct mlx4_rss_context at pri_path + 0x24: the
  *    base RX QPN with log2(count) in bits 24..31, the default QPN, hash
  *    function and key.
@@ -118,11 +120,16 @@ static inline void cxb_mlx4_sq_qpc(struct mlx4_qp_context *c,
 		c->params2 |= cpu_to_be32(MLX4_QP_BIT_FPP);
 }
 
-/* Receive QP: a ring of receive WQEs, a minimal send queue. */
+/* Receive QP: a ring of receive WQEs, a minimal send queue; @strip:
+ * the device strips a C-VLAN tag into the CQE.
+ */
 static inline void cxb_mlx4_rq_qpc(struct mlx4_qp_context *c,
-				   const struct cxb_mlx4_qpc_cfg *cfg)
+				   const struct cxb_mlx4_qpc_cfg *cfg,
+				   bool strip)
 {
 	cxb_mlx4_qpc_common(c, cfg, false);
+	if (strip)
+		c->param3 &= ~cpu_to_be32(CXB_MLX4_QPC_NO_VLAN_STRIP);
 	c->rq_size_stride = cxb_mlx4_size_stride(cfg->log_size,
 						 cfg->log_stride);
 	c->sq_size_stride = cxb_mlx4_size_stride(0, CXB_MLX4_TXBB_SHIFT);

@@ -1043,7 +1043,7 @@ static int cxb_mlx4_rq_create(struct cxb_adev *cadev,
 	cfg.log_size = p->log_entries;
 	cfg.log_stride = p->log_stride;
 	cfg.db_dma = p->db_dma;
-	cxb_mlx4_rq_qpc(ctx, &cfg);
+	cxb_mlx4_rq_qpc(ctx, &cfg, p->vlan_strip);
 	err = mlx4_qp_to_ready(dev, &rq->mtt, ctx, &rq->qp, &rq->state);
 	if (err)
 		goto err_qp;
