@@ -538,6 +538,31 @@ static void cxb_cur_cfg(struct cxb_priv *priv, struct cxb_dp_cfg *cfg)
 	cfg->vlan_strip = priv->vlan_strip;
 }
 
+/* XPS: each send queue for the CPU its channel's completion vector
+ * interrupts, the one ConnectX cores affine vector i to
+ * (cpumask_local_spread(i) over the device's node: mlx4_en's
+ * sp_affinity_mask of mlx4_en_create_tx_ring(), set with
+ * netif_set_xps_queue() in mlx4_en_activate_tx_ring(); mlx5e_set_xps()).
+ * Every datapath start sets it again, as mlx4_en at each port start.
+ */
+static void cxb_set_xps(struct cxb_priv *priv, unsigned int num_ch)
+{
+	int node = dev_to_node(priv->dma_dev);
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < num_ch; i++) {
+		err = netif_set_xps_queue(priv->netdev,
+					  cpumask_of(cpumask_local_spread(i, node)),
+					  i);
+		if (err) {
+			netdev_warn(priv->netdev, "XPS of TX queue %u: %d\n", i,
+				    err);
+			return;
+		}
+	}
+}
+
 /* Make allocated channels the datapath (none may be live): the device's
  * queues, the stack's queue counts, then traffic. The configuration they
  * were built for becomes the port's. On failure the caller still owns
@@ -568,6 +593,7 @@ static int cxb_datapath_start(struct cxb_priv *priv, struct cxb_channel **chs,
 		err = netif_set_real_num_rx_queues(dev, cfg->num_ch);
 	if (err)
 		goto err_xc;
+	cxb_set_xps(priv, cfg->num_ch);
 
 	priv->tx_ring_size = cfg->tx_ring_size;
 	priv->rx_ring_size = cfg->rx_ring_size;
