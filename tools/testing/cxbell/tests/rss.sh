@@ -42,11 +42,14 @@
 #       table follows the channel count (0 1 0 1 ...) in the sim too
 #   closed: a closed port has no RSS setting in the sim ("none"); open
 #       again it has ethtool's key and table
+#   xps: each of B's send queues maps (XPS, queues/tx-N/xps_cpus) to the
+#       CPU of its channel's vector, N % CPUs on the guest (one node), as
+#       with 4 channels so after ethtool -L combined 2 and back
 # Adapter 2 (cx5): default UDP/IPv4 spread as predicted.
 # Last: no sim violations, no DMA mapping left after teardown.
 . /cxbell/lib.sh
 
-ktap_plan 17
+ktap_plan 18
 no_ipv6
 
 NF=64
@@ -307,6 +310,24 @@ closed()
 	sim_has && spread udp "$SRC4" "$DST4" "reopened"
 }
 
+# xps_is NQ: tx-0..NQ-1 of B each map to CPU N % CPUs
+xps_is()
+{
+	_n=$(nproc) _i=0 _want= _got=
+	while [ $_i -lt "$1" ]; do
+		_want="$_want$(printf '%x' $((1 << (_i % _n)))) "
+		_got="$_got$(sed 's/^[0,]*//' "/sys/class/net/$B/queues/tx-$_i/xps_cpus") "
+		_i=$((_i + 1))
+	done
+	eq "$_got" "$_want" "xps_cpus of tx-0..$(($1 - 1))"
+}
+
+xps()
+{
+	xps_is 4 && ethtool -L "$B" combined 2 && xps_is 2 &&
+		ethtool -L "$B" combined 4 && xps_is 4
+}
+
 cx5_pair() { pair 2 cx5 && sim_has; }
 
 sim_clean()
@@ -340,6 +361,7 @@ ktap_ok rxhash_off rxhash_off
 ktap_ok bad_input_refused bad_input
 ktap_ok channels_follow_table channels
 ktap_ok closed_port_no_rss closed
+ktap_ok xps_channel_cpu xps
 ktap_ok cx5_setup cx5_pair
 ktap_ok cx5_default_udp4 spread udp "$SRC4" "$DST4" "cx5 default udp4"
 ktap_ok sim_no_violations_teardown eval 'sim_clean && teardown'
