@@ -85,6 +85,27 @@
 #                     off, a MAC change while up (old dropped, new
 #                     delivered, back again), a multicast and the zero
 #                     address refused with EADDRNOTAVAIL; 0 violations
+#   rss               the RSS QP context cxbell_mlx4 programs, honoured by
+#                     the model's Toeplitz hash: port 2 at 2 channels, NF
+#                     UDP flows of C frames (rssflow) from port 1; each
+#                     queue's rxQ_packets delta is what rssflow hash
+#                     predicts from the key and table ethtool -x shows,
+#                     the model's rx_frames delta NF * C: with the default
+#                     key and table (0 1 0 1 ...), with ethtool -X hkey
+#                     K2, with equal 1 (all on queue 0); weight 1 2 (no
+#                     power-of-two spread) refused with EINVAL and the
+#                     driver's log line, the table unchanged; default
+#                     again; 0 violations
+#   vlan              VLAN 100 on both ports (v1, v2), N raw frames
+#                     (rawsend) from v1: the tag inserted by the model
+#                     from the WQE (cxbell's tx_blueflame 0 for them:
+#                     not BlueFlame-eligible) and stripped by it on port
+#                     2's receive QPs (each skb at port 2, tracepoint
+#                     net:napi_gro_receive_entry, with the accelerated
+#                     tag 0x0064), v2 rx_packets N; ethtool -K rxvlan off
+#                     on port 2: the tag stays in the frame (protocol
+#                     0x8100, 4 bytes longer), v2 still gets N; on again;
+#                     0 violations
 #   ping, tcp_64mib   between netns a (10.0.0.1) and b (10.0.0.2) across
 #                     the cable: 10/10, 64 MiB sha256
 #   datapath_clean    0 violations; tx_frames == rx_frames + rx_dropped
@@ -105,7 +126,7 @@ OPTS="0 1 3"
 BFS="on off"
 BURSTS="1 8 32"
 
-ktap_plan $((15 + $(set -- $OPTS; echo $#) * $(set -- $BFS; echo $#) * $(set -- $BURSTS; echo $#)))
+ktap_plan $((17 + $(set -- $OPTS; echo $#) * $(set -- $BFS; echo $#) * $(set -- $BURSTS; echo $#)))
 no_ipv6
 
 loaded() { [ -d "/sys/module/$1" ]; }
@@ -544,6 +565,112 @@ rx_filter()
 		eq $(($(cx3_ctr violations) - _v0)) 0 "model violations"
 }
 
+RSS_NF=64
+RSS_C=3
+RSS_K2=6d:5a:56:da:25:5b:0e:c2:41:67:25:3d:43:a3:8f:b0:d0:ca:2b:cb:ae:7b:30:b4:77:cb:2d:a3:80:30:f2:0c:6a:42:b7:3b:be:ac:01:fa
+
+# The flows of rss_cx3 on the queues of $p2 ethtool -x predicts: "q0 q1"
+rss_predict()
+{
+	_key=$(ethtool -x "$p2" | awk 'k { print; exit } /^RSS hash key:/ { k = 1 }')
+	_tab=$(ethtool -x "$p2" | awk '/^ *[0-9]+:/ { for (i = 2; i <= NF; i++) printf "%s ", $i }')
+	rssflow hash "$_key" 192.0.2.1 198.51.100.7 udp 10000 4791 "$RSS_NF" |
+		awk -v t="$_tab" -v c="$RSS_C" '
+			BEGIN { n = split(t, tab, " ") }
+			{ q[tab[($3 % n) + 1]] += c }
+			END { printf "%d %d\n", q[0], q[1] }'
+}
+
+# rss_run WHAT: the flows from $p1 to $p2, per queue as predicted
+rss_run()
+{
+	_want=$(rss_predict) || return 1
+	_q0=$(cxb_stat "$p2" rx0_packets) _q1=$(cxb_stat "$p2" rx1_packets)
+	_f0=$(cx3_ctr rx_frames)
+	_out=$(rssflow send "$p1" "$m2" 192.0.2.1 198.51.100.7 udp 10000 4791 \
+		"$RSS_NF" "$RSS_C") || { ktap_diag "rssflow: $_out"; return 1; }
+	_all=$((RSS_NF * RSS_C))
+	_arr() {
+		[ $(($(cxb_stat "$p2" rx0_packets) - _q0 +
+		     $(cxb_stat "$p2" rx1_packets) - _q1)) -ge "$_all" ]
+	}
+	wait_until 10 _arr
+	sleep 0.3
+	_got="$(($(cxb_stat "$p2" rx0_packets) - _q0)) $(($(cxb_stat "$p2" rx1_packets) - _q1))"
+	ktap_diag "$1: per queue $_got"
+	eq $(($(cx3_ctr rx_frames) - _f0)) "$_all" "$1: model rx_frames" &&
+		eq "$_got" "$_want" "$1: per queue"
+}
+
+rss_cx3()
+{
+	[ "$up" = 1 ] || { ktap_diag "ports not up"; return 1; }
+	_v0=$(cx3_ctr violations)
+	ethtool -L "$p2" combined 2 || return 1
+	wait_until 10 carrier "$p2" || return 1
+	eq "$(ethtool -x "$p2" | awk '/^ *0:/ { print $2, $3, $4, $5 }')" "0 1 0 1" \
+		"default table" || return 1
+	rss_run "default" || return 1
+	ethtool -X "$p2" hkey "$RSS_K2" || return 1
+	rss_run "key K2" || return 1
+	ethtool -X "$p2" equal 1 || return 1
+	rss_run "equal 1" || return 1
+	_t=$(ethtool -x "$p2")
+	_o=$(ethtool -X "$p2" weight 1 2 2>&1) && { ktap_diag "weight 1 2 accepted"; return 1; }
+	ktap_diag "weight 1 2: $_o"
+	echo "$_o" | grep -q "Invalid argument" &&
+		eq "$(dmesg | grep -c "$p2: RSS: only queues 0..n-1 in turn, n a power of two")" 1 \
+			"log lines" && eq "$(ethtool -x "$p2")" "$_t" "ethtool -x after refusal" ||
+		return 1
+	ethtool -X "$p2" default || return 1
+	rss_run "default again" || return 1
+	eq $(($(cx3_ctr violations) - _v0)) 0 "model violations"
+}
+
+# vlan_run WHAT: N frames from v1 to port 2, traced there; each frame
+# must be WHAT ("TAGGED TCI PROTO LEN" of napi_gro_receive_entry)
+vlan_run()
+{
+	_tr=/sys/kernel/tracing _ev=/sys/kernel/tracing/events/net/napi_gro_receive_entry
+	_bf0=$(cxb_stat "$p1" tx_blueflame) _vr0=$(cat /sys/class/net/v2/statistics/rx_packets)
+	_r0=$(cxb_stat "$p2" rx_packets)
+	echo 0 >"$_tr/tracing_on" && : >"$_tr/trace" || return 1
+	echo "name == \"$p2\"" >"$_ev/filter" && echo 1 >"$_ev/enable" || return 1
+	echo 1 >"$_tr/tracing_on"
+	_out=$(rawsend v1 "$m2" 60 "$N") || { ktap_diag "rawsend: $_out"; return 1; }
+	_arr() { [ $(($(cxb_stat "$p2" rx_packets) - _r0)) -ge "$N" ]; }
+	wait_until 10 _arr
+	sleep 0.3
+	echo 0 >"$_tr/tracing_on"
+	echo 0 >"$_ev/enable"
+	_got=$(sed -n 's/.* vlan_tagged=\([01]\) .* vlan_tci=\(0x[0-9a-f]*\) protocol=\(0x[0-9a-f]*\) .* len=\([0-9]*\) .*/\1 \2 \3 \4/p' \
+		"$_tr/trace" | sort | uniq -c | sed 's/^ *//' | tr '\n' ';')
+	ktap_diag "at $p2: $_got"
+	eq "$_got" "$N $1;" "frames at $p2" &&
+		eq $(($(cat /sys/class/net/v2/statistics/rx_packets) - _vr0)) "$N" "v2 rx_packets" &&
+		eq $(($(cxb_stat "$p1" tx_blueflame) - _bf0)) 0 "tx_blueflame of $p1"
+}
+
+vlan_cx3()
+{
+	[ "$up" = 1 ] || { ktap_diag "ports not up"; return 1; }
+	_v0=$(cx3_ctr violations)
+	[ -e /sys/kernel/tracing/trace ] || mount -t tracefs nodev /sys/kernel/tracing ||
+		return 1
+	ip link add link "$p1" name v1 type vlan id 100 &&
+		ip link add link "$p2" name v2 type vlan id 100 &&
+		ip link set v1 up && ip link set v2 up || return 1
+	_rc=0
+	vlan_run "1 0x0064 0x88b5 46" || _rc=1
+	ethtool -K "$p2" rxvlan off && wait_until 10 carrier "$p2" || _rc=1
+	[ $_rc = 0 ] && { vlan_run "0 0x0000 0x8100 50" || _rc=1; }
+	ethtool -K "$p2" rxvlan on && wait_until 10 carrier "$p2" || _rc=1
+	[ $_rc = 0 ] && { vlan_run "1 0x0064 0x88b5 46" || _rc=1; }
+	ip link del v1
+	ip link del v2
+	[ $_rc = 0 ] && eq $(($(cx3_ctr violations) - _v0)) 0 "model violations"
+}
+
 pinged=0
 ping_ok()
 {
@@ -627,6 +754,8 @@ ktap_ok queue_stops queue_stops
 ktap_ok cable_pull cable_pull
 ktap_ok tx_error tx_error
 ktap_ok rx_filter rx_filter
+ktap_ok rss rss_cx3
+ktap_ok vlan vlan_cx3
 ktap_ok ping ping_ok
 ktap_ok tcp_64mib tcp_ok
 ktap_ok datapath_clean datapath_clean
