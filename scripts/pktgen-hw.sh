@@ -16,6 +16,7 @@
 # BlueFlame posts: their sum per packet is 1/burst when xmit_more batching
 # works (Documentation/mlx4.rst). Needs root, pktgen, ethtool.
 here=$(cd "$(dirname "$0")" && pwd)
+CXB_LIB=$here/../tools/testing/cxbell/lib
 . "$here/../tools/testing/cxbell/lib.sh"
 
 [ $# -ge 2 ] || { sed -n '4,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
@@ -41,14 +42,14 @@ printf '%6s | %9s | %7s | %13s | %13s | %13s\n' burst pkts Mpps \
 	doorbells/pkt blueflame/pkt xmit_more/pkt
 rc=0
 for burst in $BURSTS; do
-	eval "$(cxb_snap a "$IF")"
+	snap_new b && snap_add b "" cxb_counters "$IF"
 	res=$(pktgen_run "$IF" "$COUNT" "$burst" "$DST" 60) || { rc=1; continue; }
-	eval "$(cxb_snap b "$IF")"
-	# shellcheck disable=SC2154 # a_* and b_* come from cxb_snap
-	echo "$burst ${res#* } ${res% *} $((b_tx_doorbells - a_tx_doorbells)) \
-$((b_tx_blueflame - a_tx_blueflame)) $((b_tx_xmit_more - a_tx_xmit_more))" |
+	snap_new a && snap_add a "" cxb_counters "$IF"
+	echo "$burst ${res#* } ${res% *} $(snap_d tx_doorbells)" \
+		"$(snap_d tx_blueflame) $(snap_d tx_xmit_more)" |
 	awk '{ n = $2 ? $2 : 1
 		printf "%6d | %9d | %7.3f | %13.4f | %13.4f | %13.4f\n",
 			$1, $2, $3 / 1e6, $4 / n, $5 / n, $6 / n }'
 done
+rm -rf "$CXB_SNAP_DIR"
 exit $rc

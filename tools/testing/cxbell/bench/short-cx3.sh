@@ -38,10 +38,10 @@ point()
 {
 	setup_cx3 mlx4_en || { ktap_diag "$WHY"; return 1; }
 	_m2=02:00:00:00:00:02
-	eval "$(cx3_snap b)"
-	eval "$(cxb_snap b_e "$CX3_P1")"
-	# shellcheck disable=SC2154
-	_tx0=$b_tx_frames _rx0=$((b_rx_frames + b_rx_dropped))
+	snap_new b && snap_add b "" cx3_counters &&
+	snap_add b e_ cxb_counters "$CX3_P1"
+	_tx0=$(snap_get b tx_frames)
+	_rx0=$(($(snap_get b rx_frames) + $(snap_get b rx_dropped)))
 	pktgen_dev "$CX3_P1" "$COUNT" $B "$_m2" 60 1000000 198.18.0.42 NO_TIMESTAMP ||
 		return 1
 	pgset /proc/net/pktgen/pgctrl start || return 1
@@ -50,8 +50,8 @@ point()
 	pktgen_rem_all
 	wait_until 10 cx3_rx_done
 	sleep 0.3
-	eval "$(cx3_snap a)"
-	eval "$(cxb_snap a_e "$CX3_P1")"
+	snap_new a && snap_add a "" cx3_counters &&
+	snap_add a e_ cxb_counters "$CX3_P1"
 	# shellcheck disable=SC2086
 	set -- $_r
 	[ $# = 2 ] || { ktap_diag "no pktgen result"; return 1; }

@@ -75,6 +75,8 @@ cxb_load || { ktap_fail load "cannot load the modules"; ktap_finish; }
 # that differ from boot to boot.
 log=
 results=
+# a line "ROW BURST|WHY" per point checked (WHY empty: the point is good)
+verdicts=
 for row in $ROWS; do
 	for b in $BURSTS; do
 		case $row in
@@ -92,7 +94,8 @@ for row in $ROWS; do
 			;;
 		esac
 		if [ -z "$r" ]; then
-			eval "ok_${row%%-*}${row#*-}_$b='run failed'"
+			verdicts="$verdicts
+$row $b|run failed"
 			continue
 		fi
 		results="$results
@@ -110,14 +113,15 @@ $row burst $b: $1 us, $2 pkts, sim db $3 bf $4, driver db $5 bf $6, stops $7, vi
 		elif [ "$8" != 0 ]; then
 			why="$8 WQE violations"
 		fi
-		eval "ok_${row%%-*}${row#*-}_$b=\$why"
+		verdicts="$verdicts
+$row $b|$why"
 	done
 done
 
 printf '%s\n' "$log" "$results" | sed '/^$/d; s/^/# /'
 for row in cx3-db cx3-bf; do
 	for b in $BURSTS; do
-		eval "why=\$ok_${row%%-*}${row#*-}_$b"
+		why=$(printf '%s\n' "$verdicts" | sed -n "s/^$row $b|//p")
 		name=$(echo "${row}_burst${b}_doorbells_per_packet_is_1_over_burst" | tr - _)
 		if [ -z "$why" ]; then
 			ktap_ok "$name"

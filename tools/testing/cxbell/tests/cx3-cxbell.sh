@@ -286,19 +286,17 @@ ports_up()
 	return $_rc
 }
 
-# The counters of one run: PREFIX_x (model), PREFIX_e1_x, PREFIX_e2_x.
+# The counters of one run into snapshot SNAP: the model's (as named),
+# e1_* of $p1, e2_* of $p2.
 pg_snap()
 {
-	eval "$(cx3_snap "$1")"
-	eval "$(cxb_snap "$1_e1" "$p1")"
-	eval "$(cxb_snap "$1_e2" "$p2")"
+	cx3_port_snap "$1" "$p1" "$p2"
 }
 
 # SENT frames arrived at $p2 or were dropped by the model.
 rx2()
 {
-	[ $(($(cxb_stat "$p2" rx_packets) - b_e2_rx_packets +
-	     $(cx3_ctr rx_dropped) - b_rx_dropped)) -ge "$1" ]
+	cx3_port_rx_done "$1" "$p2"
 }
 
 # Send doorbells (UAR + 0x14) the model saw in the last run.
@@ -306,14 +304,15 @@ model_sq_db() { cx3_d sq_doorbells; }
 
 tx_frames0=
 # run_pktgen COUNT BURST: pktgen from $p1 to $p2, the snapshots around it
-# in b_* and a_*, SENT in $sent.
+# in snapshots b and a, SENT in $sent.
 run_pktgen()
 {
 	[ "$up" = 1 ] || { ktap_diag "ports not up"; return 1; }
 	pg_snap b
 	[ -n "$tx_frames0" ] || {
-		tx_frames0=$b_tx_frames rx_frames0=$b_rx_frames rx_dropped0=$b_rx_dropped
-		link_dropped0=$b_link_dropped
+		tx_frames0=$(snap_get b tx_frames) rx_frames0=$(snap_get b rx_frames)
+		rx_dropped0=$(snap_get b rx_dropped)
+		link_dropped0=$(snap_get b link_dropped)
 	}
 	_res=$(pktgen_run "$p1" "$1" "$2" "$m2" 60) || return 1
 	sent=${_res#* }
@@ -449,7 +448,7 @@ cable_pull()
 	return $_rc
 }
 
-recovered() { [ $(($(cxb_stat "$p1" tx_recover) - b_e1_tx_recover)) -ge "$1" ]; }
+recovered() { [ $(($(cxb_stat "$p1" tx_recover) - $(snap_get b e1_tx_recover))) -ge "$1" ]; }
 
 tx_error()
 {
@@ -689,13 +688,13 @@ tcp_ok()
 datapath_clean()
 {
 	[ -n "$tx_frames0" ] || { ktap_diag "no datapath case ran"; return 1; }
-	eval "$(cx3_snap z)"
+	snap_new z && snap_add z "" cx3_counters
 	ktap_diag "model: $(cx3stat | tr '\n' ' ')"
 	_rc=0
-	eq $((z_violations - viol0)) 0 "model violations since the test began" || _rc=1
-	eq "$((z_tx_frames - tx_frames0))" \
-		"$((z_rx_frames - rx_frames0 + z_rx_dropped - rx_dropped0 +
-		    z_link_dropped - link_dropped0))" \
+	eq $(($(snap_get z violations) - viol0)) 0 "model violations since the test began" || _rc=1
+	eq "$(($(snap_get z tx_frames) - tx_frames0))" \
+		"$(($(snap_get z rx_frames) - rx_frames0 + $(snap_get z rx_dropped) - rx_dropped0 +
+		    $(snap_get z link_dropped) - link_dropped0))" \
 		"model tx_frames vs rx_frames + rx_dropped + link_dropped since the first pktgen run" ||
 		_rc=1
 	return $_rc

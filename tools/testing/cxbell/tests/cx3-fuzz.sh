@@ -55,7 +55,7 @@ fuzz_seeds()
 {
 	[ -n "$pci" ] || { ktap_diag "no PCI 15b3:1003 function (not vm-run --cx3?)"; return 1; }
 	[ -e "$ko" ] || { ktap_diag "no $ko (mkinitramfs builds it)"; return 1; }
-	eval "$(cx3_snap b)"
+	snap_new b && snap_add b "" cx3_counters
 	insmod "$ko" iters="$ITERS" || return 1
 	echo cx3fuzz >"$pci/driver_override" || return 1
 	_t0=$(date +%s)
@@ -80,7 +80,7 @@ fuzz_seeds()
 model_sane()
 {
 	cx3stat >/tmp/cx3.out 2>&1 || { ktap_diag "cx3stat: $(cat /tmp/cx3.out)"; return 1; }
-	eval "$(cx3_snap a)"
+	snap_new a && snap_add a "" cx3_counters
 	ktap_diag "model: $(tr '\n' ' ' </tmp/cx3.out)"
 	_rc=0
 	eq "$(cx3_d commands)" "$(param commands)" "model commands vs the module's" || _rc=1
@@ -97,13 +97,13 @@ mlx4_probe()
 	[ -d "$fz" ] || return 1
 	rmmod cx3fuzz || return 1
 	echo >"$pci/driver_override"
-	eval "$(cx3_snap b)"
+	snap_new b && snap_add b "" cx3_counters
 	dmesg -c >/dev/null
 	# (debug_level=1: mlx4_dbg prints the NOP test line)
 	modprobe mlx4_core debug_level=1 && modprobe mlx4_en || return 1
 	wait_until 20 two_netdevs || { ktap_diag "netdevs: '$(cx3_netdevs | tr '\n' ' ')'"; return 1; }
-	eval "$(cx3_snap a)"
-	v0=$b_violations
+	snap_new a && snap_add a "" cx3_counters
+	v0=$(snap_get b violations)
 	_log=$(dmesg -r | grep -a mlx4)
 	_rc=0
 	printf '%s\n' "$_log" | grep -qa 'NOP command IRQ test passed' ||

@@ -212,10 +212,10 @@ counters_ok()
 {
 	cx3stat >/tmp/cx3.out 2>&1 || { ktap_diag "cx3stat: $(cat /tmp/cx3.out)"; return 1; }
 	ktap_diag "model: $(tr '\n' ' ' </tmp/cx3.out)"
-	eval "$(cx3_snap c)"
+	snap_new c && snap_add c "" cx3_counters
 	_rc=0
 	for _c in commands interrupts eqes; do
-		eval "_v=\${c_$_c:-}"
+		_v=$(snap_get c "$_c")
 		[ -n "$_v" ] && [ "$_v" -gt 0 ] || { ktap_diag "model $_c: '$_v', want > 0"; _rc=1; }
 	done
 	viol_zero || _rc=1
@@ -267,19 +267,17 @@ ports_up()
 	return $_rc
 }
 
-# The counters of one pktgen check: PREFIX_x= assignments.
+# The counters of one pktgen check into snapshot SNAP: the model's (as
+# named), e1_* of $p1, e2_* of $p2.
 pg_snap()
 {
-	eval "$(cx3_snap "$1")"
-	eval "$(cxb_snap "$1_e1" "$p1")"
-	eval "$(cxb_snap "$1_e2" "$p2")"
+	cx3_port_snap "$1" "$p1" "$p2"
 }
 
 # SENT frames arrived at $p2 or were dropped by the model.
 rx2()
 {
-	[ $(($(cxb_stat "$p2" rx_packets) - b_e2_rx_packets +
-	     $(cx3_ctr rx_dropped) - b_rx_dropped)) -ge "$1" ]
+	cx3_port_rx_done "$1" "$p2"
 }
 
 tx_frames0= rx_frames0= rx_dropped0=
@@ -305,8 +303,9 @@ pktgen_burst()
 	while :; do
 		pg_snap b
 		[ -n "$tx_frames0" ] || {
-			tx_frames0=$b_tx_frames rx_frames0=$b_rx_frames
-			rx_dropped0=$b_rx_dropped
+			tx_frames0=$(snap_get b tx_frames)
+			rx_frames0=$(snap_get b rx_frames)
+			rx_dropped0=$(snap_get b rx_dropped)
 		}
 		_res=$(pktgen_run "$p1" "$COUNT" "$_b" "$m2" 60) || return 1
 		sent=${_res#* }
@@ -398,12 +397,12 @@ tcp_ok()
 datapath_clean()
 {
 	[ -n "$tx_frames0" ] || { ktap_diag "no datapath case ran"; return 1; }
-	eval "$(cx3_snap z)"
+	snap_new z && snap_add z "" cx3_counters
 	_rc=0
 	ktap_diag "model: $(cx3stat | tr '\n' ' ')"
-	eq "$((z_violations - viol0))" 0 "model violations" || _rc=1
-	eq "$((z_tx_frames - tx_frames0))" \
-		"$((z_rx_frames - rx_frames0 + z_rx_dropped - rx_dropped0))" \
+	eq "$(($(snap_get z violations) - viol0))" 0 "model violations" || _rc=1
+	eq "$(($(snap_get z tx_frames) - tx_frames0))" \
+		"$(($(snap_get z rx_frames) - rx_frames0 + $(snap_get z rx_dropped) - rx_dropped0))" \
 		"model tx_frames vs rx_frames + rx_dropped since the first pktgen run" ||
 		_rc=1
 	for _x in "a $p1" "b $p2"; do

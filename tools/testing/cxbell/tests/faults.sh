@@ -50,19 +50,24 @@ setup()
 	sim_engine 1 inline
 }
 
-# snap X: driver counters of both ports and sim counters of both ports as
-# X0_*, X1_* (driver) and X2_*, X3_* (sim), plus X_failed.
+map_failed() { echo "dma_map_failed $(cat "$SIM/fault/dma_map_failed")"; }
+
+# snap SNAP: driver counters of both ports and sim counters of both ports
+# into snapshot SNAP, as keys 0_*, 1_* (driver) and 2_*, 3_* (sim), plus
+# dma_map_failed.
+
 snap()
 {
-	eval "$(cxb_snap "${1}0" "$p0")"
-	eval "$(cxb_snap "${1}1" "$p1")"
-	eval "$(sim_snap "${1}2" 1 0)"
-	eval "$(sim_snap "${1}3" 1 1)"
-	eval "${1}_failed=$(cat "$SIM/fault/dma_map_failed")"
+	snap_new "$1" &&
+	snap_add "$1" 0_ cxb_counters "$p0" &&
+	snap_add "$1" 1_ cxb_counters "$p1" &&
+	snap_add "$1" 2_ sim_counters 1 0 &&
+	snap_add "$1" 3_ sim_counters 1 1 &&
+	snap_add "$1" "" map_failed
 }
 
 # d SET NAME: counter NAME of set SET (0..3) between snapshots B and A.
-d() { eval "echo \$((A${1}_$2 - B${1}_$2))"; }
+d() { snap_d "$1_$2" A B; }
 
 # A pktgen run of COUNT from port 0, in the background: pg_start COUNT,
 # pg_wait sets sent.
@@ -76,7 +81,7 @@ stalled()
 	_s0=$(cxb_stat "$p0" tx_packets)
 	sleep 1
 	_s1=$(cxb_stat "$p0" tx_packets)
-	[ "$_s1" = "$_s0" ] && [ "$_s1" -gt "$B0_tx_packets" ]
+	[ "$_s1" = "$_s0" ] && [ "$_s1" -gt "$(snap_get B 0_tx_packets)" ]
 }
 
 # Wait for the resets a fault caused, then for the traffic to land.
@@ -86,7 +91,7 @@ settle()
 	sleep 0.5
 	snap A
 }
-recovered() { [ $(($(cxb_stat "$p0" tx_recover) - B0_tx_recover)) -ge "$1" ]; }
+recovered() { [ $(($(cxb_stat "$p0" tx_recover) - $(snap_get B 0_tx_recover))) -ge "$1" ]; }
 
 # The accounting every case shares; $1: frames port 1 dropped on purpose,
 # $2: packets sent whose completion was lost (freed by a reset, so in
@@ -127,7 +132,7 @@ err_cqe_every()
 	fault 0 err_cqe_every 100
 	pg 3000 || return 1
 	fault 0 err_cqe_every 0
-	n=$(($(sim_ctr 1 0 err_cqes) - B2_err_cqes))
+	n=$(($(sim_ctr 1 0 err_cqes) - $(snap_get B 2_err_cqes)))
 	settle "$n"
 	accounted || return 1
 	[ "$n" -gt 0 ] || { ktap_diag "no error CQE"; return 1; }
@@ -147,7 +152,7 @@ watchdog_case()
 	pg_start 300
 	wait_until 15 stalled || { ktap_diag "port 0 never stalled"; return 1; }
 	[ "$3" = 1 ] && fault 0 "$1" 0
-	S=$(($(cxb_stat "$p0" tx_packets) - B0_tx_packets))
+	S=$(($(cxb_stat "$p0" tx_packets) - $(snap_get B 0_tx_packets)))
 	wait_until 15 recovered 1 || { ktap_diag "no recovery"; return 1; }
 	fault 0 "$1" 0
 	pg_wait || return 1
@@ -189,7 +194,7 @@ lose_doorbell_next()
 	snap B
 	fault 0 lose_doorbell 1
 	pg 1 || return 1
-	wait_until 3 eval '[ $(($(sim_ctr 1 0 stranded) - B2_stranded)) = 1 ]' || {
+	wait_until 3 eval '[ $(($(sim_ctr 1 0 stranded) - $(snap_get B 2_stranded))) = 1 ]' || {
 		ktap_diag "no stranded WQE"; return 1; }
 	pg 1 || return 1
 	sent=2
@@ -210,7 +215,7 @@ lose_doorbell_opt()
 	fault 0 lose_doorbell 1
 	pg 2 || return 1
 	sent=2
-	wait_until 5 eval '[ $(($(cxb_stat "$p1" rx_packets) - B1_rx_packets)) = 2 ]'
+	wait_until 5 eval '[ $(($(cxb_stat "$p1" rx_packets) - $(snap_get B 1_rx_packets))) = 2 ]'
 	snap A
 	echo 0 >"/sys/class/net/$p0/doorbell_opt" || return 1
 	accounted || return 1
@@ -240,9 +245,9 @@ delayed()
 # Failed maps: every one is a TX drop or an RX buffer not posted.
 map_failures()
 {
-	eq "$A_failed" $((B_failed + $1)) "sim dma_map_failed" || return 1
+	eq "$(snap_get A dma_map_failed)" $(($(snap_get B dma_map_failed) + $1)) "sim dma_map_failed" || return 1
 	eq $(($(d 0 tx_dropped) + $(d 1 tx_dropped) + $(d 0 rx_alloc_fail) +
-	      $(d 1 rx_alloc_fail))) "$((A_failed - B_failed))" \
+	      $(d 1 rx_alloc_fail))) "$(snap_d dma_map_failed A B)" \
 		"tx_dropped + rx_alloc_fail vs sim dma_map_failed"
 }
 
@@ -294,7 +299,7 @@ rx_exhaustion()
 	afault dma_map_fail 1000000
 	pg_start 3000
 	# dry: port 1 pushes back; stays so for a while
-	wait_until 10 eval '[ $(sim_ctr 1 0 tx_paused) -gt "$B2_tx_paused" ]'
+	wait_until 10 eval '[ $(sim_ctr 1 0 tx_paused) -gt "$(snap_get B 2_tx_paused)" ]'
 	sleep 0.5
 	afault dma_map_fail 0
 	pg_wait || { rx_hold_stop; return 1; }
@@ -304,11 +309,11 @@ rx_exhaustion()
 	accounted || return 1
 	eq "$(d 0 tx_dropped)" 0 "port 0 tx_dropped (inline)" || return 1
 	# a refill that fails maps a bulk of pages first (page_pool)
-	le "$(d 1 rx_alloc_fail)" "$((A_failed - B_failed))" \
+	le "$(d 1 rx_alloc_fail)" "$(snap_d dma_map_failed A B)" \
 		"rx_alloc_fail vs sim dma_map_failed" || return 1
 	ethtool --set-tunable "$p0" tx-copybreak 0 || return 1
 	[ "$(d 1 rx_alloc_fail)" -gt 0 ] || { ktap_diag "port 1 RX never starved"; return 1; }
-	ktap_diag "dma_map_failed $((A_failed - B_failed)), port 1 rx_alloc_fail" \
+	ktap_diag "dma_map_failed $(snap_d dma_map_failed A B), port 1 rx_alloc_fail" \
 		"$(d 1 rx_alloc_fail), port 0 tx_paused $(d 2 tx_paused)"
 	[ "$(d 2 tx_paused)" -gt 0 ] || { ktap_diag "port 1 never pushed back"; return 1; }
 	eq "$(d 0 tx_dropped)" 0 "port 0 tx_dropped (inline)" || return 1

@@ -32,25 +32,27 @@ setup()
 	eq "$(cxb_priv_flag "$p0" blueflame)" off "blueflame on cx5" || return 1
 }
 
-snap()
+counters()
 {
-	echo "$1_tx=$(cxb_stat "$p0" tx_packets)"
-	echo "$1_db=$(cxb_stat "$p0" tx_doorbells)"
-	echo "$1_cq=$(cxb_stat "$p0" tx_cqes)"
-	echo "$1_mb=$(cxb_stat "$p0" tx_mpwqe_blks)"
-	echo "$1_mp=$(cxb_stat "$p0" tx_mpwqe_pkts)"
-	echo "$1_mb0=$(cxb_stat "$p0" tx0_mpwqe_blks)"
-	echo "$1_rx=$(cxb_stat "$p1" rx_packets)"
-	echo "$1_sdb=$(sim_ctr 1 0 doorbells)"
-	echo "$1_smw=$(sim_ctr 1 0 mpwqe_wqes)"
-	echo "$1_smp=$(sim_ctr 1 0 mpwqe_pkts)"
-	echo "$1_desc=$(sim_ctr 1 0 pcie_desc_read_bytes)"
-	echo "$1_v=$(($(sim_ctr 1 0 violations) + $(sim_ctr 1 1 violations)))"
+	echo "tx $(cxb_stat "$p0" tx_packets)"
+	echo "db $(cxb_stat "$p0" tx_doorbells)"
+	echo "cq $(cxb_stat "$p0" tx_cqes)"
+	echo "mb $(cxb_stat "$p0" tx_mpwqe_blks)"
+	echo "mp $(cxb_stat "$p0" tx_mpwqe_pkts)"
+	echo "mb0 $(cxb_stat "$p0" tx0_mpwqe_blks)"
+	echo "rx $(cxb_stat "$p1" rx_packets)"
+	echo "sdb $(sim_ctr 1 0 doorbells)"
+	echo "smw $(sim_ctr 1 0 mpwqe_wqes)"
+	echo "smp $(sim_ctr 1 0 mpwqe_pkts)"
+	echo "desc $(sim_ctr 1 0 pcie_desc_read_bytes)"
+	echo "v $(($(sim_ctr 1 0 violations) + $(sim_ctr 1 1 violations)))"
 }
+
+snap() { snap_new "$1" && snap_add "$1" "" counters; }
 
 peer_rx_done()
 {
-	[ $(($(cxb_stat "$p1" rx_packets) - b_rx)) -ge "$sent" ]
+	[ $(($(cxb_stat "$p1" rx_packets) - $(snap_get b rx))) -ge "$sent" ]
 }
 
 # run ENGINE BURST on|off
@@ -60,18 +62,18 @@ run()
 	sim_engine 1 "$engine" || return 1
 	ethtool --set-priv-flags "$p0" tx_mpwqe "$mpw" || return 1
 	eq "$(cxb_priv_flag "$p0" tx_mpwqe)" "$mpw" "tx_mpwqe" || return 1
-	eval "$(snap b)"
+	snap b
 	res=$(pktgen_run "$p0" "$COUNT" "$burst" "$mac" 60) || return 1
 	sent=${res#* }
 	wait_until 5 peer_rx_done
 	sleep 0.3
-	eval "$(snap a)"
-	tx=$((a_tx - b_tx)) db=$((a_db - b_db)) cq=$((a_cq - b_cq))
-	mb=$((a_mb - b_mb)) mp=$((a_mp - b_mp)) rx=$((a_rx - b_rx))
-	mb0=$((a_mb0 - b_mb0))
-	sdb=$((a_sdb - b_sdb)) smw=$((a_smw - b_smw)) smp=$((a_smp - b_smp))
-	v=$((a_v - b_v))
-	desc=$(((a_desc - b_desc) * 100 / sent))
+	snap a
+	tx=$(snap_d tx) db=$(snap_d db) cq=$(snap_d cq)
+	mb=$(snap_d mb) mp=$(snap_d mp) rx=$(snap_d rx)
+	mb0=$(snap_d mb0)
+	sdb=$(snap_d sdb) smw=$(snap_d smw) smp=$(snap_d smp)
+	v=$(snap_d v)
+	desc=$(($(snap_d desc) * 100 / sent))
 	stranded=$(($(sim_ctr 1 0 stranded) + $(sim_ctr 1 1 stranded)))
 	ktap_diag "$engine burst $burst mpwqe $mpw: sent $sent tx $tx rx $rx" \
 		"doorbells $db (sim $sdb) cqes $cq mpwqe_blks $mb (sim $smw)" \
@@ -100,7 +102,13 @@ run()
 		fi
 		eq $cq $((COUNT / burst)) "tx_cqes (inline)" || rc=1
 	fi
-	eval "desc_${burst}_$mpw=$desc"
+	# (desc_saved: the last run at burst 32 with MPWQE on, and off)
+	if [ "$burst" = 32 ]; then
+		case $mpw in
+		on) desc_32_on=$desc ;;
+		off) desc_32_off=$desc ;;
+		esac
+	fi
 	return $rc
 }
 

@@ -163,19 +163,16 @@ _nc_bound()
 # The peer's IP and UDP counters (netns b) as PREFIX_Ip_NAME=VALUE etc.
 peer_snmp()
 {
-	ip netns exec b awk -v p="$1" '
+	ip netns exec b awk '
 		$1 != "Ip:" && $1 != "Udp:" { next }
 		!($1 in h) { h[$1] = 1; for (i = 2; i <= NF; i++) n[$1, i] = $i; next }
-		{ for (i = 2; i <= NF; i++) print p "_" substr($1, 1, length($1) - 1) "_" n[$1, i] "=" $i }' /proc/net/snmp
+		{ for (i = 2; i <= NF; i++) print substr($1, 1, length($1) - 1) "_" n[$1, i], $i }' /proc/net/snmp
 }
 
 nc_snap()
 {
-	eval "$(peer_snmp "$1_p")"
-	eval "$(cxb_snap "$1_d" "$p0")"
-	eval "$(cxb_snap "$1_r" "$p1" b)"
-	eval "$(sim_snap "$1_s0" 1 0)"
-	eval "$(sim_snap "$1_s1" 1 1)"
+	pair_snap "$1" "" b &&
+	snap_add "$1" p_ peer_snmp
 }
 
 storm_run()

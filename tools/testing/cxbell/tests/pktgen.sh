@@ -38,26 +38,28 @@ setup()
 	cxb_pktgen_pair || return 1
 }
 
-# Snapshot of every counter the checks use, as shell assignments PREFIX_x=.
-snap()
+# Every counter the checks use, as "NAME VALUE" lines, for snapshots.
+counters()
 {
-	echo "$1_tx=$(cxb_stat "$p0" tx_packets)"
-	echo "$1_db=$(cxb_stat "$p0" tx_doorbells)"
-	echo "$1_xm=$(cxb_stat "$p0" tx_xmit_more)"
-	echo "$1_st=$(cxb_stat "$p0" tx_doorbell_on_stop)"
-	echo "$1_rx=$(cxb_stat "$p1" rx_packets)"
-	echo "$1_bf=$(cxb_stat "$p0" tx_blueflame || echo 0)"
-	echo "$1_sdb=$(sim_ctr 1 0 doorbells)"
-	echo "$1_sbf=$(sim_ctr 1 0 bf_writes)"
-	echo "$1_v=$(($(sim_ctr 1 0 violations) + $(sim_ctr 1 1 violations)))"
-	echo "$1_qs=$(cxb_stat "$p0" tx_queue_stopped)"
-	echo "$1_rd=$(cxb_stat "$p1" rx_dropped)"
-	echo "$1_srd=$(sim_ctr 1 1 rx_dropped)"
+	echo "tx $(cxb_stat "$p0" tx_packets)"
+	echo "db $(cxb_stat "$p0" tx_doorbells)"
+	echo "xm $(cxb_stat "$p0" tx_xmit_more)"
+	echo "st $(cxb_stat "$p0" tx_doorbell_on_stop)"
+	echo "rx $(cxb_stat "$p1" rx_packets)"
+	echo "bf $(cxb_stat "$p0" tx_blueflame || echo 0)"
+	echo "sdb $(sim_ctr 1 0 doorbells)"
+	echo "sbf $(sim_ctr 1 0 bf_writes)"
+	echo "v $(($(sim_ctr 1 0 violations) + $(sim_ctr 1 1 violations)))"
+	echo "qs $(cxb_stat "$p0" tx_queue_stopped)"
+	echo "rd $(cxb_stat "$p1" rx_dropped)"
+	echo "srd $(sim_ctr 1 1 rx_dropped)"
 }
+
+snap() { snap_new "$1" && snap_add "$1" "" counters; }
 
 peer_rx_done()
 {
-	[ $(($(cxb_stat "$p1" rx_packets) - b_rx)) -ge "$sent" ]
+	[ $(($(cxb_stat "$p1" rx_packets) - $(snap_get b rx))) -ge "$sent" ]
 }
 
 run()
@@ -65,18 +67,18 @@ run()
 	engine=$1
 	burst=$2
 	sim_engine 1 "$engine" || return 1
-	eval "$(snap b)"
+	snap b
 	res=$(pktgen_timed "$p0" "$COUNT" "$burst" "$mac" 60) || return 1
 	# shellcheck disable=SC2086
 	set -- $res
 	pps=$1 sent=$2 secs=$3
 	wait_until 5 peer_rx_done
 	sleep 0.3
-	eval "$(snap a)"
-	tx=$((a_tx - b_tx)) db=$((a_db - b_db)) xm=$((a_xm - b_xm))
-	st=$((a_st - b_st)) rx=$((a_rx - b_rx)) sdb=$((a_sdb - b_sdb))
-	v=$((a_v - b_v)) qs=$((a_qs - b_qs)) rd=$((a_rd - b_rd))
-	srd=$((a_srd - b_srd)) bf=$((a_bf - b_bf)) sbf=$((a_sbf - b_sbf))
+	snap a
+	tx=$(snap_d tx) db=$(snap_d db) xm=$(snap_d xm)
+	st=$(snap_d st) rx=$(snap_d rx) sdb=$(snap_d sdb)
+	v=$(snap_d v) qs=$(snap_d qs) rd=$(snap_d rd)
+	srd=$(snap_d srd) bf=$(snap_d bf) sbf=$(snap_d sbf)
 	rings=$((db + bf))
 	stranded=$(($(sim_ctr 1 0 stranded) + $(sim_ctr 1 1 stranded)))
 	ktap_diag "$engine burst $burst: sent $sent tx $tx rx $rx" \

@@ -285,9 +285,9 @@ stop_wake_exact()
 		in_b() { [ $(($(cxb_stat "$b" rx_packets) - r0)) -ge "$sent" ]; }
 		wait_until 10 in_b
 		sleep 0.3
-		eval "$(cxb_snap s "$a")"
-		# shellcheck disable=SC2154
-		qs=$((s_tx_queue_stopped - q0)) wk=$((s_tx_wake_queue - w0))
+		snap_new s && snap_add s "" cxb_counters "$a"
+		qs=$(($(snap_get s tx_queue_stopped) - q0))
+		wk=$(($(snap_get s tx_wake_queue) - w0))
 		ktap_diag "run $r ($eng): sent $sent, stopped $qs, woken $wk; $3 s"
 		eq "$qs" "$wk" "run $r: tx_queue_stopped vs tx_wake_queue" || rc=1
 		gt "$qs" 0 "run $r: tx_queue_stopped" || rc=1

@@ -60,13 +60,14 @@ setup()
 
 snap()
 {
-	eval "$(cxb_snap "${1}0" "$p0")"
-	eval "$(cxb_snap "${1}1" "$p1")"
-	eval "$(sim_snap "${1}2" 1 0)"
-	eval "$(sim_snap "${1}3" 1 1)"
+	snap_new "$1" &&
+	snap_add "$1" 0_ cxb_counters "$p0" &&
+	snap_add "$1" 1_ cxb_counters "$p1" &&
+	snap_add "$1" 2_ sim_counters 1 0 &&
+	snap_add "$1" 3_ sim_counters 1 1
 }
 
-d() { eval "echo \$((A${1}_$2 - B${1}_$2))"; }
+d() { snap_d "$1_$2" A B; }
 
 pg_start() { pktgen_run "$p0" "$1" 1 "$mac" "${2:-60}" >"$PG_OUT" & pg=$!; }
 pg_wait() { wait "$pg" || return 1; sent=$(cut -d' ' -f2 "$PG_OUT"); }
@@ -103,7 +104,7 @@ passes()
 {
 	snap B
 	pg "$1" "${2:-60}" || return 1
-	wait_until 3 eval '[ $(($(cxb_stat "$p1" rx_packets) - B1_rx_packets)) -ge "$sent" ]'
+	wait_until 3 eval '[ $(($(cxb_stat "$p1" rx_packets) - $(snap_get B 1_rx_packets))) -ge "$sent" ]'
 	snap A
 	ktap_diag "after: sent $sent, sim tx_frames $(d 2 tx_frames)," \
 		"port 1 rx_packets $(d 1 rx_packets), sim port 1 rx_dropped $(d 3 rx_dropped)"
@@ -227,7 +228,7 @@ watch_case()
 	# pktgen waits for its skb, freed only by the teardown: background
 	pg_start 1
 	# stalled: the watch kicks it
-	wait_until 5 eval '[ $(($(cxb_stat "$p0" tx_doorbell_kick) - B0_tx_doorbell_kick)) -ge 1 ]' || {
+	wait_until 5 eval '[ $(($(cxb_stat "$p0" tx_doorbell_kick) - $(snap_get B 0_tx_doorbell_kick))) -ge 1 ]' || {
 		ktap_diag "no kick of the stalled queue"; return 1; }
 	afault destroy_delay_ms 2500
 	"$@"
@@ -248,7 +249,7 @@ watch_case()
 	snap B
 	fault 0 lose_cqe 1
 	pg_start 1
-	wait_until 5 eval '[ $(($(cxb_stat "$p0" tx_doorbell_kick) - B0_tx_doorbell_kick)) -ge 1 ]' || {
+	wait_until 5 eval '[ $(($(cxb_stat "$p0" tx_doorbell_kick) - $(snap_get B 0_tx_doorbell_kick))) -ge 1 ]' || {
 		ktap_diag "stall watch not running after: $*"; _ok=1; }
 	# ifdown frees the stalled WQE
 	ip link set "$p0" down && ip link set "$p0" up

@@ -25,17 +25,24 @@ no_ipv6
 fault() { echo "$3" >"$CXB_DBG/cxbell_sim1/port$1/fault/$2"; }
 st64() { cat "/sys/class/net/$p1/statistics/$1"; }
 
-# snap X: B's ethtool counters as X_*, its ip counters, and sim port 1's
-snap()
+ip_counters()
 {
-	eval "$(cxb_snap "$1" "$p1")"
-	eval "$(sim_snap "$1_s" 1 1)"
 	for _c in rx_dropped rx_crc_errors rx_errors; do
-		eval "$1_ip_$_c=$(st64 $_c)"
+		echo "$_c $(st64 $_c)"
 	done
 }
 
-d() { eval "echo \$((a_$1 - b_$1))"; }
+# snap SNAP: B's ethtool counters as keys NAME, its ip counters as ip_*,
+# and sim port 1's as s_*, into snapshot SNAP
+snap()
+{
+	snap_new "$1" &&
+	snap_add "$1" "" cxb_counters "$p1" &&
+	snap_add "$1" s_ sim_counters 1 1 &&
+	snap_add "$1" ip_ ip_counters
+}
+
+d() { snap_d "$1" a b; }
 
 # run KNOB N: M frames A -> B with B's KNOB at N (none: no knob); sets
 # sent, and _rc (1: a check common to every run failed)
@@ -45,7 +52,7 @@ run()
 	[ "$1" != none ] && fault 1 "$1" "$2"
 	res=$(pktgen_run "$p0" "$M" 1 "$mac") || return 1
 	sent=${res#* }
-	done_rx() { [ $(($(cxb_stat "$p1" rx_cqes) - b_rx_cqes)) -ge "$sent" ]; }
+	done_rx() { [ $(($(cxb_stat "$p1" rx_cqes) - $(snap_get b rx_cqes))) -ge "$sent" ]; }
 	wait_until 10 done_rx
 	sleep 0.3
 	snap a

@@ -142,12 +142,13 @@ tcp_kill()
 
 snap()
 {
-	eval "$(cxb_snap "${1}0" "$p0" a)"
-	eval "$(cxb_snap "${1}1" "$p1" b)"
-	eval "$(sim_snap "${1}2" 1 0)"
-	eval "$(sim_snap "${1}3" 1 1)"
+	snap_new "$1" &&
+	snap_add "$1" 0_ cxb_counters "$p0" a &&
+	snap_add "$1" 1_ cxb_counters "$p1" b &&
+	snap_add "$1" 2_ sim_counters 1 0 &&
+	snap_add "$1" 3_ sim_counters 1 1
 }
-d() { eval "echo \$((A${1}_$2 - B${1}_$2))"; }
+d() { snap_d "$1_$2" A B; }
 
 # Every frame accounted, both directions (between snapshots B and A).
 accounted()

@@ -104,13 +104,16 @@ pg()
 }
 
 # The sim sent $1 frames since snapshot b and the peer got them.
-delivered() { [ $(($(sim_ctr 1 0 tx_frames) - b_s0_tx_frames)) -ge "$1" ] &&
-	      [ $(($(cxb_stat "$p1" rx_packets) - b_r_rx_packets)) -ge "$1" ]; }
+delivered() { [ $(($(sim_ctr 1 0 tx_frames) - $(snap_get b s0_tx_frames))) -ge "$1" ] &&
+	      [ $(($(cxb_stat "$p1" rx_packets) - $(snap_get b r_rx_packets))) -ge "$1" ]; }
 
+map_failed() { echo "dma_map_failed $(cat "$SIM/fault/dma_map_failed")"; }
+
+# snap_all SNAP: pair_snap SNAP, and the sim's dma_map_failed
 snap_all()
 {
 	pair_snap "$1"
-	eval "${1}_failed=$(cat "$SIM/fault/dma_map_failed")"
+	snap_add "$1" "" map_failed
 }
 
 # wrap_nop_map_fail [BLUEFLAME DOORBELL_OPT]
@@ -131,12 +134,12 @@ wrap_nop_map_fail()
 	ktap_diag "sent $sent tx_packets $(pair_d d_tx_packets)" \
 		"tx_dropped $(pair_d d_tx_dropped) sim tx_frames $(pair_d s0_tx_frames)" \
 		"wqes_fetched $(pair_d s0_wqes_fetched) peer rx $(pair_d r_rx_packets)" \
-		"map failed $((a_failed - b_failed))" \
+		"map failed $(snap_d dma_map_failed)" \
 		"violations $(pair_d s0_violations) stranded $(pair_d s0_stranded)" \
 		"nop_wqes $(pair_d s0_nop_wqes) tx_nop $(pair_d d_tx_nop)"
 	rc=0
 	eq "$sent" 66 "pktgen sent" || rc=1
-	eq "$((a_failed - b_failed))" 1 "sim dma_map_failed" || rc=1
+	eq "$(snap_d dma_map_failed)" 1 "sim dma_map_failed" || rc=1
 	eq "$(cat "$SIM/fault/dma_map_fail_nth")" 0 "dma_map_fail_nth after" || rc=1
 	eq "$(pair_d d_tx_dropped)" 1 "tx_dropped" || rc=1
 	eq "$(pair_d d_tx_packets)" 65 "tx_packets" || rc=1

@@ -122,7 +122,6 @@ xdp_tx()
 	eq "$arx" "$sent" "A rx_packets" || rc=1
 	eq "$srx" "$sent" "sim port0 rx_frames" || rc=1
 	eq "$intact" "$sent" "intact frames captured on A" || rc=1
-	le "$db" "$polls" "tx_xdp_doorbells vs polls that posted" || rc=1
 	eq "$db" "$polls" "tx_xdp_doorbells vs polls that posted" || rc=1
 	eq "$sdb" "$db" "sim doorbells of B vs tx_xdp_doorbells" || rc=1
 	# NAPI budget 64: at most 64 frames per doorbell
@@ -151,16 +150,11 @@ xdp_tx_per_packet()
 
 xdp_redirect()
 {
-	cxb_new 2 2 || return 1
+	cxb_adapter_up 2 || return 1
 	c=$(cxb_netdev 2 0) && d=$(cxb_netdev 2 1) || return 1
-	for x in $c $d; do
-		ethtool -L "$x" combined 1 && ip link set "$x" up || return 1
-	done
 	# the redirected frames still carry B's address: D receives them
 	# promiscuously, as a sniffer on the far end of C's cable would
 	ip link set "$d" promisc on || return 1
-	c_up() { [ "$(cat "/sys/class/net/$c/carrier")" = 1 ]; }
-	wait_until 5 c_up || { ktap_diag "no carrier on $c"; return 1; }
 	bench_start redirect "$p1" "$c" || return 1
 	r0=$(cxb_stat "$p1" rx_xdp_redirect) x0=$(cxb_stat "$c" tx_xdp_xmit)
 	xdb0=$(cxb_stat "$c" tx_xdp_doorbells) n0=$(cxb_stat "$p1" napi_polls)
