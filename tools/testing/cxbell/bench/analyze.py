@@ -21,6 +21,13 @@ import re
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the tree (model.py)
+try:
+    import model  # the cost model of the reference host, beside this file
+except ImportError as e:  # (a copy of analyze.py alone)
+    model = None
+    MODEL_ERROR = e
+
 # Reference figures for the peers under pktgen (whole path, guest
 # insn/pkt), measured when the benchmark was first built.
 REFERENCE = {
@@ -656,8 +663,8 @@ XDP_TX_MPPS = (4.90, 7.50)
 def m_xdp_tx_gain(run):
     if not run.get("xdp-tx-pp", 64, "xdp_db_pkt") or not run.get("xdp-tx", 64, "xdp_db_pkt"):
         return None
-    sys.dont_write_bytecode = True	# no __pycache__ in the tree
-    import model
+    if model is None:
+        raise MODEL_ERROR
     xp = model.xdp_pair(run.res, 64)
     if not xp:
         return None
@@ -826,6 +833,8 @@ def present(res):
 
 
 def analyze(outdir):
+    """DIR's results: failed.txt, bench.csv, table.md (printed too) and
+    the plot; 1 if DIR has no @@bench line."""
     runs, failed, wall, res, prof, kc, kbound = load(outdir)
     with open(os.path.join(outdir, "failed.txt"), "w") as f:
         for row, why in failed:
@@ -835,17 +844,54 @@ def analyze(outdir):
               file=sys.stderr)
         return 1
 
-    with open(os.path.join(outdir, "bench.csv"), "w", newline="") as f:
+    write_csv(os.path.join(outdir, "bench.csv"), res)
+    rows, bursts = present(res)
+    # the XDP rows have their own table (their sender is another port)
+    xrows = [r for r in rows if r in XDP_ROWS]
+    rows = [r for r in rows if r not in XDP_ROWS]
+    md = tables_md(res, rows, xrows, bursts, failed, wall)
+    md += reference_md(res)
+    tg = [t[1:] for t in targets(Run(res, rows, bursts, outdir))]
+    md += targets_md(tg, kc, kbound)
+    if model is not None:
+        md.append("\n" + model.model_section(res).strip() + "\n")
+    else:
+        md.append(f"\n(cost model unavailable: {MODEL_ERROR})\n")
+    md += itrace_md(outdir)
+    if prof:
+        md.append("\n### Profile\n")
+        md.append(prof_text(prof, res))
+    tim = os.path.join(outdir, "timings")
+    if os.path.exists(tim):
+        md.append("\n### Timings (wall seconds)\n")
+        md.append(" ".join(f"{l.split()[0]} {l.split()[1]} s;"
+                           for l in open(tim) if l.strip()))
+    png = plot(res, rows, bursts, outdir)
+    if png:
+        md.append(f"\nPlot: {png}")
+    text = "\n".join(md) + "\n"
+    with open(os.path.join(outdir, "table.md"), "w") as f:
+        f.write(text)
+    print(text)
+    # a MISSED target is a result, not a failure of the analysis
+    return 0
+
+
+def write_csv(path, res):
+    """Every record of res, a line each, the columns of CSV_COLS."""
+    with open(path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(CSV_COLS)
         for c in res:
             w.writerow([fmt(c.get(k), 3) if isinstance(c.get(k), float)
                         else ("" if c.get(k) is None else c.get(k)) for k in CSV_COLS])
 
-    xrows = [r for r in present(res)[0] if r in XDP_ROWS]
-    # the XDP rows have their own table (their sender is another port)
-    rows, bursts = present(res)
-    rows = [r for r in rows if r not in XDP_ROWS]
+
+def tables_md(res, rows, xrows, bursts, failed, wall):
+    """The Markdown lines of the measurement tables: driver cost, whole
+    path, failed rows, the sim's own share, doorbells and counts per
+    packet, the model's rows, the XDP rows (xrows, not in rows), wall
+    clock, the growth sweeps."""
     count = max(c["pkts"] for c in res)
 
     def get(row, b, col, sweep="burst", size=60):
@@ -987,21 +1033,28 @@ def analyze(outdir):
                       f"{fmt(drv)} | {fmt(c.get('dbbf_pkt'), 4)} | "
                       f"{fmt(c.get('pcie_total_pkt'), 1)} |")
 
-    # Reference reproduction
-    md.append("\n### Reference reproduction (whole path insn/pkt: measured / reference)\n")
+    return md
+
+
+def reference_md(res):
+    """The peers' whole path against REFERENCE."""
+    md = ["\n### Reference reproduction (whole path insn/pkt: measured / reference)\n"]
     md.append("| row | " + " | ".join(f"burst {b}" for b in (1, 8, 32, 64)) + " |")
     md.append("|---|" + "---:|" * 4)
     for row, ref in REFERENCE.items():
         cells = []
         for b in (1, 8, 32, 64):
-            v = get(row, b, "path_insn_pkt")
+            v = lookup(res, row, b, "path_insn_pkt")
             cells.append(f"{fmt(v)} / {ref[b]}" + (
                 f" ({(v - ref[b]) / ref[b] * 100:+.1f}%)" if v else ""))
         md.append(f"| {row} | " + " | ".join(cells) + " |")
+    return md
 
-    # Targets
-    tg = [t[1:] for t in targets(Run(res, rows, bursts, outdir))]
-    md.append("\n### Targets\n")
+
+def targets_md(tg, kc, kbound):
+    """The Targets table of tg [(name, met, figure)], and the residual
+    bound it used."""
+    md = ["\n### Targets\n"]
     md.append("| target | result | figure |\n|---|---|---|")
     for name, ok, fig in tg:
         md.append(f"| {name} | {'met' if ok else 'MISSED'} | {fig} |")
@@ -1009,12 +1062,12 @@ def analyze(outdir):
         md.append(f"\nResidual bound per timed sim section: {kbound:.0f} insn "
                   f"(one ktime_get_ns() = {kc:.0f} insn from the profile, + 10 "
                   f"for the accounting).")
-    try:
-        sys.dont_write_bytecode = True	# no __pycache__ in the tree
-        import model
-        md.append("\n" + model.model_section(res).strip() + "\n")
-    except ImportError as e:
-        md.append(f"\n(cost model unavailable: {e})\n")
+    return md
+
+
+def itrace_md(outdir):
+    """The tables of every bench/itrace result in outdir."""
+    md = []
     for it in sorted(glob.glob(os.path.join(outdir, "itrace-*.txt"))):
         lines = open(it).read().splitlines()
         head = lines[0].lstrip("# ") if lines else ""
@@ -1039,22 +1092,7 @@ def analyze(outdir):
         for t in tables:
             md.append("\n".join(t[:27]))
             md.append("")
-    if prof:
-        md.append("\n### Profile\n")
-        md.append(prof_text(prof, res))
-    tim = os.path.join(outdir, "timings")
-    if os.path.exists(tim):
-        md.append("\n### Timings (wall seconds)\n")
-        md.append(" ".join(f"{l.split()[0]} {l.split()[1]} s;"
-                           for l in open(tim) if l.strip()))
-    png = plot(res, rows, bursts, outdir)
-    if png:
-        md.append(f"\nPlot: {png}")
-    text = "\n".join(md) + "\n"
-    with open(os.path.join(outdir, "table.md"), "w") as f:
-        f.write(text)
-    print(text)
-    return 0 if all(ok for _, ok, _ in tg) or True else 1
+    return md
 
 
 METHOD = """\

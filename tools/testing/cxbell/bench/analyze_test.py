@@ -14,6 +14,10 @@ dma_ns 100; cx3-bf one BlueFlame write short at burst 1; cx5 and
 cx5-mpwqe at burst 32 with PCIe read bytes; cx5-mpwqe-inline whose queue
 stopped once; the four XDP rows at burst 64; in cx3.log the q35 dummy
 (70) and mlx4_en-norx (520), and a failed row.
+
+testdata/real/icount.log: three @@bench lines of a real make bench run
+(results 20261206-112117, burst 32: dummy, cx3-db, cx5-mpwqe) and a kernel
+line, unchanged; their figures are that run's bench.csv cells.
 """
 import contextlib
 import io
@@ -195,6 +199,38 @@ def t_derive(t):
            "xdp-tx", "xdp-tx-pp", "dummy-q35", "mlx4_en-norx"], [1, 32, 64]))
 
 
+def t_real(t):
+    """A real run's lines: parsed as printed, derived as its bench.csv."""
+    runs = analyze.parse(os.path.join(DATA, "real", "icount.log"))
+    t.eq("records", [(r["row"], r["burst"], r["pkts"], r["elapsed_ns"])
+                     for r in runs],
+         [("dummy", 32, 100000, 6726000), ("cx3-db", 32, 100000, 168997000),
+          ("cx5-mpwqe", 32, 100000, 95263000)])
+    r = runs[1]
+    for k, v in (("ring", 1024), ("queues", 1), ("e.tx_doorbells", 3125),
+                 ("e.tx_xmit_more", 96875), ("e.napi_polls", 2091),
+                 ("s.doorbells", 3125), ("s.engine_ns", 123851620),
+                 ("s.cqes_written", 3125)):
+        t.eq(f"cx3-db@32 {k}", r.get(k), v)
+    t.eq("cx5-mpwqe@32 e.tx_mpwqe_blks", runs[2].get("e.tx_mpwqe_blks"), 6250)
+    res = analyze.derive(runs, [])
+    cols = ("path_insn_pkt", "engine_insn_pkt", "dma_insn_pkt",
+            "floor_insn_pkt", "driver_insn_pkt", "dbbf_pkt", "pcie_in_pkt",
+            "napi_pkt")
+    csv = {  # bench.csv of 20261206-112117, those columns
+        "dummy": ("67.260", "0.000", "0.000", "67.260", "0.000", "", "", ""),
+        "cx3-db": ("1689.970", "1238.516", "0.000", "67.260", "384.194",
+                   "0.031", "126.292", "0.021"),
+        "cx5-mpwqe": ("952.630", "552.060", "0.000", "67.260", "333.310",
+                      "0.031", "78.627", "0.016"),
+    }
+    for row, want in csv.items():
+        c = record(res, row, 32)
+        got = tuple("" if c.get(k) is None else analyze.fmt(c[k], 3)
+                    for k in cols)
+        t.eq(f"{row}@32 {', '.join(cols)}", got, want)
+
+
 def run_targets(outdir):
     res = analyze.load(outdir)[3]
     rows, bursts = analyze.present(res)
@@ -241,6 +277,7 @@ def t_table(t):
 def main():
     cases = [("bench_analyze_parse", t_parse),
              ("bench_analyze_derive", t_derive),
+             ("bench_analyze_real_run", t_real),
              ("bench_analyze_targets", t_targets_all)]
     cases += [(f"bench_analyze_target_{w[0]}", t_target(w)) for w in TARGETS]
     cases.append(("bench_analyze_table", t_table))
