@@ -69,18 +69,25 @@ updown_and_delete_while_up()
 	dma_live_zero "dma_live after deleting adapters"
 }
 
+# adapters_3_4_up WHY: the netdevs of adapters 3 (2 ports) and 4 (1 port)
+# appear within 10 s (else WHY as a diagnostic), and go up.
+adapters_3_4_up()
+{
+	wait_until 10 cxb_has_netdevs 3 2 && wait_until 10 cxb_has_netdevs 4 1 || {
+		ktap_diag "$1"; return 1; }
+	for d in $(cxb_netdevs 3) $(cxb_netdevs 4); do
+		ip link set "$d" up || return 1
+	done
+	return 0
+}
+
 # Adapters created before the driver loads get bound when it loads.
 adapters_before_driver()
 {
 	rmmod cxbell || return 1
 	cxb_new 3 2 && cxb_new 4 1 || return 1
 	modprobe cxbell || return 1
-	wait_until 10 cxb_has_netdevs 3 2 && wait_until 10 cxb_has_netdevs 4 1 || {
-		ktap_diag "netdevs did not appear"; return 1; }
-	for d in $(cxb_netdevs 3) $(cxb_netdevs 4); do
-		ip link set "$d" up || return 1
-	done
-	return 0
+	adapters_3_4_up "netdevs did not appear"
 }
 
 # rmmod cxbell with adapters present and up: the driver unbinds, unmaps
@@ -90,12 +97,7 @@ rmmod_driver_with_adapters()
 	rmmod cxbell || return 1
 	dma_live_zero "dma_live after rmmod cxbell" || return 1
 	modprobe cxbell || return 1
-	wait_until 10 cxb_has_netdevs 3 2 && wait_until 10 cxb_has_netdevs 4 1 || {
-		ktap_diag "netdevs did not come back"; return 1; }
-	for d in $(cxb_netdevs 3) $(cxb_netdevs 4); do
-		ip link set "$d" up || return 1
-	done
-	return 0
+	adapters_3_4_up "netdevs did not come back"
 }
 
 # rmmod cxbell_sim with adapters present and up: their netdevs go away.
