@@ -12,7 +12,10 @@
 #          cpio, gzip, xz-utils)
 #   test   scripts/run-tests.sh: demo, plus checkpatch's perl and
 #          linux-source, sparse, python3 (host unit tests), dkms, xdp-tools
-#          (the XDP tests), zstd (the 6.12 tier's kernel) and what building
+#          (the XDP tests), zstd (the 6.12 tier's kernel), the tools of
+#          the kernel's forwarding selftests (tests/forwarding.sh): jq,
+#          netsniff-ng (mausezahn), smcroute, iputils-ping and
+#          linux-libc-dev (linux/ethtool.h), and what building
 #          the QEMU ConnectX-3 model
 #          needs (tools/testing/cxbell/qemu/build.sh --deps)
 #   bench  make bench: demo, plus linux-source (the kernel's pktgen
@@ -39,6 +42,8 @@ demo=(make gcc libc6-dev qemu-system-x86 busybox-static ethtool iproute2
       kmod cpio xz-utils gzip coreutils findutils procps)
 # zstd: the Debian 13 kernel's payload (vm-run's PVH boot of 6.12)
 test=(perl linux-source sparse python3 dkms xdp-tools zstd)
+# the kernel's forwarding selftests (tests/forwarding.sh)
+test+=(jq netsniff-ng smcroute iputils-ping linux-libc-dev)
 bench=(linux-source python3 gnuplot-nox linux-perf gdb xdp-tools)
 # building the debug kernel of scripts/check-debug.sh
 debug=(bison flex libelf-dev libssl-dev bc dwarves util-linux)
