@@ -205,12 +205,15 @@ tcp_ab_ok()
 }
 
 # ns_ping10: 10 pings from netns a to 10.0.0.2 in b (cxb_netns_pair), the
-# summary line as a diagnostic; 0 iff all 10 came back.
+# summary line as a diagnostic; 0 iff all 10 came back. Either ping's
+# summary: busybox's "10 packets received", iputils' "10 received" (the
+# initramfs carries iputils' ping when the host has it).
 ns_ping10()
 {
 	_out=$(ip netns exec a ping -c 10 -i 0.2 -W 2 10.0.0.2 2>&1)
 	ktap_diag "$(printf '%s\n' "$_out" | grep 'packets transmitted')"
-	printf '%s\n' "$_out" | grep -q '^10 packets transmitted, 10 packets received'
+	printf '%s\n' "$_out" |
+		grep -Eq '^10 packets transmitted, 10 (packets )?received'
 }
 
 # ns_tcp_sha MIB: MIB MiB of random bytes from a to b over TCP (tcp_ab),
