@@ -73,7 +73,9 @@ struct cxb_sq_params {
 	u32 cqn;			/* completions go there */
 	unsigned int channel;
 	dma_addr_t db_dma;		/* CXB_GEN_CX5: doorbell record, */
-					/*   be32 producer counter */
+					/*   CXB_MLX5_DBR_SIZE, the be32 */
+					/*   producer counter at dword */
+					/*   CXB_MLX5_SQ_DBR */
 };
 
 /* CXB_GEN_CX5: db_reg is the first of two 64-bit doorbell buffers (the
@@ -114,19 +116,58 @@ struct cxb_rq_hw {
  * @rx_dropped: frames the port received and dropped before any receive
  *	queue got them: no posted buffer (with flow control off), or larger
  *	than the port's MTU. Never reset while the port exists.
+ * @rx_crc_errors: frames with a bad FCS the port dropped without a
+ *	completion (a ConnectX-4+ port; mlx5e reports the 802.3 counter
+ *	a_frame_check_sequence_errors). Likewise never reset.
  */
 struct cxb_port_stats {
 	u64 rx_dropped;
+	u64 rx_crc_errors;
 };
 
 /**
  * struct cxb_link_info - the port's link as the device reports it
- * @speed: Mb/s (SPEED_* of uapi ethtool.h), SPEED_UNKNOWN: not known
+ * @speed: Mb/s (SPEED_* of uapi ethtool.h), SPEED_UNKNOWN: not known;
+ *	with @modes, the negotiated (or forced) speed while the link is up
  * @port: connector (PORT_*)
+ * @modes: the backend reports the link modes and autonegotiation below
+ *	(a ConnectX-3's PTYS register: eth_proto_cap, eth_proto_admin,
+ *	eth_proto_lp_adv); false: it reports @speed and @port only
+ *	(QUERY_PORT) and the core derives one link mode from them
+ * @autoneg: AUTONEG_ENABLE: the port negotiates among @advertising;
+ *	AUTONEG_DISABLE: it runs at a forced speed
+ * @lp_autoneg: the link partner negotiated (its @lp_advertising is
+ *	valid); false while the link is down or the partner is forced
+ * @supported: link modes (ETHTOOL_LINK_MODE_*_BIT, speed modes only)
+ *	the port can run
+ * @advertising: those it advertises, a subset of @supported
+ * @lp_advertising: those the link partner advertised
  */
 struct cxb_link_info {
 	u32 speed;
 	u8 port;
+	bool modes;
+	u8 autoneg;
+	bool lp_autoneg;
+	__ETHTOOL_DECLARE_LINK_MODE_MASK(supported);
+	__ETHTOOL_DECLARE_LINK_MODE_MASK(advertising);
+	__ETHTOOL_DECLARE_LINK_MODE_MASK(lp_advertising);
+};
+
+/**
+ * struct cxb_link_cfg - link settings for @set_link (PTYS eth_proto_admin
+ *	and its autonegotiation-disable flag on a ConnectX-3)
+ * @autoneg: AUTONEG_ENABLE: negotiate among @advertising;
+ *	AUTONEG_DISABLE: force @speed
+ * @speed: the forced speed (AUTONEG_DISABLE), a speed of one of the
+ *	supported link modes
+ * @advertising: the modes to advertise, a non-empty subset of the
+ *	supported link modes
+ */
+struct cxb_link_cfg {
+	u8 autoneg;
+	u32 speed;
+	__ETHTOOL_DECLARE_LINK_MODE_MASK(advertising);
 };
 
 /**
@@ -209,8 +250,15 @@ struct cxb_rss {
  *	frame to channel 0, hash 0. A table the device cannot express is
  *	refused with -EINVAL and changes nothing; on any error the previous
  *	setting stays. Process context.
- * @get_link_info: optional; the link's speed and connector (QUERY_PORT).
- *	Process context.
+ * @get_link_info: optional; the link's speed and connector (QUERY_PORT),
+ *	with cxb_link_info.modes its link modes too (PTYS). Process context.
+ * @set_link: optional (with @get_link_info reporting modes); apply @cfg,
+ *	which the core checked against the supported link modes. A change
+ *	takes the link down and renegotiates it, as a port whose PTYS
+ *	register was written (link changes through @link_cb); the same
+ *	settings again change nothing. Open or closed: the settings stay
+ *	until changed. What the port cannot do is refused with -EINVAL and
+ *	changes nothing. Process context.
  * @get_port_stats: optional; read the port's own counters. Any context.
  * @mmio_notify: optional. Called by the core right after each write to a
  *	register this backend handed out (doorbell, BlueFlame, CQ arm), with
@@ -241,6 +289,7 @@ struct cxb_backend_ops {
 	int (*set_rss)(struct cxb_adev *adev, const struct cxb_rss *rss);
 
 	void (*get_link_info)(struct cxb_adev *adev, struct cxb_link_info *li);
+	int (*set_link)(struct cxb_adev *adev, const struct cxb_link_cfg *cfg);
 	void (*get_port_stats)(struct cxb_adev *adev, struct cxb_port_stats *s);
 	void (*mmio_notify)(struct cxb_adev *adev, void __iomem *reg,
 			    unsigned int len);
@@ -257,7 +306,7 @@ struct cxb_backend_ops {
  * @max_mtu: largest MTU the port accepts
  * @lkey: memory key for data segments, already big-endian
  * @bf_size: bytes of one BlueFlame buffer of each send queue, 0: none
- * @xdp_sq: the port can give each channel a second send queue with its
+ * @has_xdpsq: the port can give each channel a second send queue with its
  *	own CQ (on the channel's vector, same descriptor generation), which
  *	the core uses for XDP_TX and XDP_REDIRECT; false: XDP programs run,
  *	but frames they send or redirect are dropped
@@ -269,6 +318,8 @@ struct cxb_backend_ops {
  *	@set_rss takes are table[i] = i % m, m a power of two
  * @rss_udp: the port's RSS hash takes UDP ports in (else UDP frames are
  *	hashed over the addresses only)
+ * @max_gso_size: largest packet (headers included) the port segments
+ *	in an LSO WQE (TCP segmentation offload); 0: no LSO
  * @mac: permanent MAC address
  */
 struct cxb_adev {
@@ -281,11 +332,12 @@ struct cxb_adev {
 	unsigned int max_mtu;
 	__be32 lkey;
 	unsigned int bf_size;
-	bool xdp_sq;
+	bool has_xdpsq;
 	unsigned int max_uc;
 	unsigned int max_mc;
 	bool rss_pow2;
 	bool rss_udp;
+	unsigned int max_gso_size;
 	u8 mac[ETH_ALEN];
 	/* ethtool -i: the device's firmware, if it has any ("" if not) */
 	char fw_version[ETHTOOL_FWVERS_LEN];

@@ -44,6 +44,11 @@ struct page_pool;
 				 2 * CXB_MLX4_MAX_WQE_TXBBS)
 #define CXB_TX_WAKE_ROOM	(CXB_TX_STOP_ROOM + CXB_MLX4_MAX_WQE_TXBBS)
 static_assert(CXB_TX_WAKE_ROOM <= CXB_MIN_RING_SIZE);
+/* A send ring's bounce buffer: one slot per ring index, for linear
+ * frames of at most CXB_TX_BOUNCE_SIZE bytes (cxbell_txrx.h).
+ */
+#define CXB_TX_BOUNCE_SHIFT	7
+#define CXB_TX_BOUNCE_SIZE	BIT(CXB_TX_BOUNCE_SHIFT)
 /* TX CQEs handled per NAPI poll at most, whatever the budget. */
 #define CXB_TX_CQ_BUDGET	256
 
@@ -112,18 +117,21 @@ struct cxb_tx_xstats {
 	u64 bytes;
 	u64 xmit_more;
 	u64 inlined;
+	u64 bounced;			/* copied into the bounce buffer */
 	u64 doorbells;			/* rung by xmit */
 	u64 blueflame;
 	u64 queue_stopped;
 	u64 doorbell_on_stop;
 	u64 doorbell_deferred;
-	u64 doorbell_forced;
 	u64 mpwqe_blks;			/* cx5 */
 	u64 mpwqe_pkts;
 	u64 dropped;
 	u64 doorbell_flushed;		/* avoidance turned off */
 	u64 doorbell_kick;		/* rung by the stall watch */
 	u64 nop;			/* cx3: NOP WQEs posted */
+	u64 doorbell_forced;		/* avoidance at its bound */
+	u64 tso_packets;		/* LSO WQEs (packets counts segments) */
+	u64 tso_bytes;			/* their TCP payload bytes */
 };
 
 /* The send completion handler's, under cstats_sync */
@@ -181,6 +189,7 @@ struct cxb_cq {
 	u32 cqn;
 	u64 irqs;			/* written only by the interrupt */
 	bool armed;			/* cleared by the interrupt */
+	u8 gen;				/* enum cxb_gen: the arm's layout */
 	struct cxb_channel *ch;
 	/* Slow path fields follow */
 	dma_addr_t buf_dma;
@@ -194,12 +203,13 @@ struct cxb_priv;
 
 /* The open multi-packet WQE of a cx5 send queue (cxbell_tx_mlx5.c) */
 struct cxb_mpw_session {
+	void *seg;			/* where its next segment goes */
 	u16 ds;				/* DS so far, 0: none open */
-	u8 npkts;
-	u8 cs;				/* eth segment cs_flags it shares */
+	bool csum;			/* its packets' checksum offload */
 	u32 bytes;
 	u32 wqe;			/* index of its WQE */
 	u32 pub;			/* prod published while it is open */
+	u32 fifo0;			/* mpw_prod of its first packet */
 };
 
 struct cxb_tx_ring {
@@ -256,6 +266,10 @@ struct cxb_tx_ring {
 	u32 db_limit;			/* TXBBs doorbell avoidance may defer */
 	void __iomem *bf_reg;		/* NULL: no BlueFlame */
 	struct cxb_adev *cadev;
+	/* Short linear frames: the bounce buffer (cxb_tx_bounce()) */
+	void *bounce;
+	dma_addr_t bounce_dma;
+	u32 bounce_max;			/* 0: no bounce buffer */
 
 	/* CXB_GEN_CX5 (cxbell_tx_mlx5.c), dirtied by ndo_start_xmit: the
 	 * open multi-packet WQE session and the doorbell
@@ -275,6 +289,7 @@ struct cxb_tx_ring {
 	dma_addr_t buf_dma;
 	dma_addr_t db_dma;
 	struct cxb_sq_hw hw;
+	u32 bounce_slots;
 	u32 watch_cons;			/* cons and prod the stall watch */
 	u32 watch_prod;			/* saw last */
 	bool created;
@@ -352,6 +367,7 @@ struct cxb_xdp_sq {
 	spinlock_t lock ____cacheline_aligned_in_smp;
 	u32 prod;
 	u32 prod_bell;			/* prod when the device last heard */
+	u32 db_offset;			/* cx5: doorbell buffer, 0 or ALT */
 	bool db_per_packet;		/* debugfs: ring for every frame */
 	struct u64_stats_sync xstats_sync;
 	u64 xmit;
@@ -366,6 +382,8 @@ struct cxb_xdp_sq {
 	__be32 doorbell_qpn;
 	__be32 lkey;
 	void __iomem *db_reg;
+	__be32 *db_rec;			/* cx5: doorbell record */
+	enum cxb_gen gen;
 	struct device *dma_dev;
 	struct page_pool *pool;		/* the channel's RX pool (XDP_TX) */
 	struct cxb_adev *cadev;
@@ -373,6 +391,7 @@ struct cxb_xdp_sq {
 	/* Slow path fields follow */
 	struct cxb_cq *cq;
 	dma_addr_t buf_dma;
+	dma_addr_t db_dma;
 	struct cxb_sq_hw hw;
 	bool created;
 };
@@ -425,8 +444,11 @@ struct cxb_priv {
 	unsigned int tx_ring_size;	/* TXBBs */
 	unsigned int rx_ring_size;
 
-	/* Counters of channels that were torn down, so they persist */
-	spinlock_t stats_lock;		/* protects ch vs. stats readers */
+	/* ch_lock: the channels' lifetime. While it is held, ch stays
+	 * (stats readers, the stall watch, tx_timeout); it also guards the
+	 * counters of channels that were torn down, which persist below.
+	 */
+	spinlock_t ch_lock;
 	struct cxb_tx_stats tx_base;
 	struct cxb_rx_stats rx_base;
 	u64 polls_base;
@@ -461,6 +483,10 @@ struct cxb_priv {
 	 * then, on its own line.
 	 */
 	atomic64_t tx_dropped_no_ring ____cacheline_aligned_in_smp;
+	/* GSO skbs cxb_features_check() left to software GSO: the device
+	 * cannot segment them (tunnel, headers or WQE too long)
+	 */
+	atomic64_t tso_fallback;
 
 	/* Receive filter (ndo_set_rx_mode, ndo_set_mac_address): built
 	 * and programmed under RTNL; rx_filter says the backend has one.
@@ -499,7 +525,8 @@ struct cxb_priv {
 
 /* cxbell_txrx.c */
 netdev_tx_t cxb_tx_drop_no_ring(struct cxb_priv *priv, struct sk_buff *skb);
-int cxb_napi_poll_finish(struct cxb_channel *ch, int budget, bool tx_done);
+int cxb_napi_poll_finish(struct cxb_channel *ch, int budget, bool tx_done,
+			 enum cxb_gen gen);
 void cxb_comp_event(void *ctx);
 void cxb_cq_arm(struct cxb_cq *cq);
 void cxb_channel_arm(struct cxb_channel *ch);
@@ -509,15 +536,15 @@ void cxb_tx_flush_completions(struct cxb_channel *ch);
 void cxb_tx_flush_deferred(struct cxb_tx_ring *ring);
 bool cxb_tx_kick_stalled(struct cxb_tx_ring *ring);
 void cxb_tx_err_cqe(struct cxb_channel *ch, u16 wqe_index, u8 syndrome,
-		    u8 vendor_syndrome, bool napi);
+		    u8 vendor_syndrome, bool in_napi);
 void cxb_tx_bad_cqe(struct cxb_channel *ch, u16 wqe_index, u32 cons,
-		    u32 prod, bool napi);
+		    u32 prod, bool in_napi);
 int cxb_rx_ring_fill(struct cxb_rx_ring *ring, gfp_t gfp);
 void cxb_rx_ring_drain(struct cxb_rx_ring *ring);
 bool cxb_tx_retry_doorbell(struct cxb_tx_ring *ring, int budget);
 
 /* TXBBs (cx3) or WQEBBs (cx5) free between @prod and @cons. */
-static inline u32 cxb_tx_free(const struct cxb_tx_ring *ring, u32 prod,
+static inline u32 cxb_tx_room(const struct cxb_tx_ring *ring, u32 prod,
 			      u32 cons)
 {
 	return ring->size - (prod - cons);
@@ -548,6 +575,17 @@ static __always_inline bool cxb_mlx4_cq_next(struct cxb_cq *cq, u32 ci,
 {
 	*cqe = &cq->buf[ci & (cq->size - 1)];
 	if (!cxb_mlx4_cqe_sw_owned(*cqe, ci, cq->size))
+		return false;
+	/* Read the CQE only after its owner bit said it is ours. */
+	dma_rmb();
+	return true;
+}
+
+static __always_inline bool cxb_mlx5_cq_next(struct cxb_cq *cq, u32 ci,
+					     struct mlx5_cqe64 **cqe)
+{
+	*cqe = &cq->buf64[ci & (cq->size - 1)];
+	if (!cxb_mlx5_cqe_sw_owned(*cqe, ci, cq->size))
 		return false;
 	/* Read the CQE only after its owner bit said it is ours. */
 	dma_rmb();
@@ -603,7 +641,7 @@ static __always_inline void cxb_tx_stop_recheck(struct cxb_tx_ring *ring)
 {
 	/* The stop before cons: pairs with the completion side's smp_mb() */
 	smp_mb();
-	if (cxb_tx_free(ring, ring->prod, READ_ONCE(ring->cons)) >=
+	if (cxb_tx_room(ring, ring->prod, READ_ONCE(ring->cons)) >=
 	    CXB_TX_WAKE_ROOM && cxb_tx_clear_stop(ring->txq)) {
 		/* Undone at once (xmit goes on): not counted as a stop. A
 		 * completion that woke the queue first counted the wake, and
@@ -619,13 +657,13 @@ static __always_inline void cxb_tx_stop_recheck(struct cxb_tx_ring *ring)
 netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev);
 void cxb_mlx4_tx_sign_tail(struct cxb_tx_ring *ring);
 int cxb_mlx4_napi_poll(struct napi_struct *napi, int budget);
-bool cxb_mlx4_tx_complete(struct cxb_channel *ch, int budget, bool napi);
+bool cxb_mlx4_tx_complete(struct cxb_channel *ch, int budget, bool in_napi);
 void cxb_mlx4_tx_ring_drain(struct cxb_tx_ring *ring);
 
 /* cxbell_tx_mlx5.c */
 netdev_tx_t cxb_mlx5_start_xmit(struct sk_buff *skb, struct net_device *dev);
 int cxb_mlx5_napi_poll(struct napi_struct *napi, int budget);
-bool cxb_mlx5_tx_complete(struct cxb_channel *ch, int budget, bool napi);
+bool cxb_mlx5_tx_complete(struct cxb_channel *ch, int budget, bool in_napi);
 void cxb_mlx5_tx_ring_init(struct cxb_tx_ring *ring);
 void cxb_mlx5_tx_ring_drain(struct cxb_tx_ring *ring);
 int cxb_mlx5_tx_alloc(struct cxb_priv *priv, struct cxb_tx_ring *ring);
@@ -642,7 +680,7 @@ void cxb_get_rx_stats(const struct cxb_rx_ring *ring, struct cxb_rx_stats *s);
 void cxb_apply_tx_policy(struct cxb_priv *priv);
 int cxb_apply_coalesce(struct cxb_priv *priv);
 void cxb_schedule_reset(struct cxb_priv *priv);
-u64 cxb_port_rx_dropped(struct cxb_priv *priv);
+void cxb_port_stats(struct cxb_priv *priv, struct cxb_port_stats *ps);
 u64 cxb_port_tx_dropped(struct cxb_priv *priv);
 
 /* cxbell_netdev.c, shared with cxbell_xdp.c */
@@ -670,10 +708,10 @@ bool cxb_xdp_rx(struct cxb_channel *ch, struct bpf_prog *prog,
 		struct xdp_buff *xdp, struct page *page, u32 *off, u32 *len,
 		struct cxb_xdp_poll *st);
 void cxb_xdp_poll_end(struct cxb_channel *ch, struct cxb_xdp_poll *st);
-bool cxb_xdp_complete(struct cxb_channel *ch, int budget, bool napi);
+bool cxb_xdp_complete(struct cxb_channel *ch, int budget, bool in_napi);
 int cxb_xdpsq_alloc(struct cxb_priv *priv, struct cxb_channel *ch);
 int cxb_xdpsq_activate(struct cxb_priv *priv, struct cxb_channel *ch);
-void cxb_xdpsq_stop(struct cxb_priv *priv, struct cxb_channel *ch);
+void cxb_xdpsq_hw_destroy(struct cxb_priv *priv, struct cxb_channel *ch);
 void cxb_xdpsq_destroy(struct cxb_priv *priv, struct cxb_channel *ch);
 void cxb_get_xdpsq_stats(const struct cxb_xdp_sq *sq, struct cxb_tx_stats *s);
 int cxb_bpf(struct net_device *dev, struct netdev_bpf *bpf);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cxbell: ethtool operations. */
 #include <linux/ethtool.h>
+#include <linux/linkmode.h>
 #include <linux/netdevice.h>
 #include <linux/pci.h>
 
@@ -24,6 +25,9 @@ static const struct cxb_stat_desc cxb_tx_stats_desc[] = {
 	CXB_TX_XSTAT(doorbells),
 	CXB_TX_XSTAT(blueflame),
 	CXB_STAT(struct cxb_tx_stats, "inline", x.inlined),
+	CXB_TX_XSTAT(bounced),
+	CXB_TX_XSTAT(tso_packets),
+	CXB_TX_XSTAT(tso_bytes),
 	CXB_TX_XSTAT(doorbell_on_stop),
 	CXB_TX_XSTAT(doorbell_deferred),
 	CXB_TX_CSTAT(doorbell_by_completion),
@@ -72,6 +76,7 @@ static const char cxb_dev_stats_names[][ETH_GSTRING_LEN] = {
 	"tx_dropped_no_ring",
 	"uc_filter_overflow",
 	"mc_filter_overflow",
+	"tx_tso_fallback",
 };
 
 /* tx_mpwqe is offered on CXB_GEN_CX5 ports only (the last entry). */
@@ -166,6 +171,7 @@ static void cxb_get_ethtool_stats(struct net_device *dev,
 	unsigned int nq = priv->num_ch, i, q;
 	struct cxb_tx_stats *tx, tx_sum;
 	struct cxb_rx_stats *rx, rx_sum;
+	struct cxb_port_stats ps;
 	u64 polls, irqs;
 
 	tx = kcalloc(nq, sizeof(*tx), GFP_KERNEL);
@@ -173,7 +179,7 @@ static void cxb_get_ethtool_stats(struct net_device *dev,
 	if (!tx || !rx)
 		goto out;
 
-	spin_lock_bh(&priv->stats_lock);
+	spin_lock_bh(&priv->ch_lock);
 	tx_sum = priv->tx_base;
 	rx_sum = priv->rx_base;
 	polls = priv->polls_base;
@@ -188,9 +194,13 @@ static void cxb_get_ethtool_stats(struct net_device *dev,
 		irqs += READ_ONCE(ch->tx_cq.irqs) + READ_ONCE(ch->rx_cq.irqs) +
 			READ_ONCE(ch->xdp_cq.irqs);
 	}
-	spin_unlock_bh(&priv->stats_lock);
-	/* Drops no ring counted are in the summed tx_dropped too. */
+	spin_unlock_bh(&priv->ch_lock);
+	/* Drops no ring counted are in the summed tx_dropped too, and
+	 * frames a cx5 port dropped for their FCS in rx_crc_errors.
+	 */
 	tx_sum.x.dropped += cxb_port_tx_dropped(priv);
+	cxb_port_stats(priv, &ps);
+	rx_sum.crc_errors += ps.rx_crc_errors;
 
 	for (i = 0; i < CXB_NUM_TX_STATS; i++) {
 		u64 v = cxb_stat(&tx_sum, &cxb_tx_stats_desc[i]);
@@ -209,11 +219,12 @@ static void cxb_get_ethtool_stats(struct net_device *dev,
 	*data++ = polls;
 	*data++ = irqs;
 	*data++ = READ_ONCE(priv->tx_timeouts);
-	*data++ = cxb_port_rx_dropped(priv);
+	*data++ = ps.rx_dropped;
 	*data++ = READ_ONCE(priv->tx_recovers);
 	*data++ = cxb_port_tx_dropped(priv);
 	*data++ = READ_ONCE(priv->uc_filter_overflow);
 	*data++ = READ_ONCE(priv->mc_filter_overflow);
+	*data++ = atomic64_read(&priv->tso_fallback);
 	for (q = 0; q < nq; q++)
 		for (i = 0; i < CXB_NUM_TX_STATS; i++)
 			*data++ = cxb_stat(&tx[q], &cxb_tx_stats_desc[i]);
@@ -225,10 +236,6 @@ out:
 	kfree(rx);
 }
 
-/* Speed and connector as the backend reports them, full duplex (a
- * ConnectX port has no other mode), no autonegotiation to set; while
- * the link is down speed and duplex are unknown, as mlx4_en reports.
- */
 /* The link mode of a port at a speed on a connector, as mlx4_en reports
  * one without the PTYS register (en_ethtool.c, ethtool_get_default_
  * settings()): the family member of the cable type. A backend reports
@@ -255,19 +262,25 @@ static const struct {
 	{ SPEED_100000, PORT_FIBRE, ETHTOOL_LINK_MODE_100000baseSR4_Full_BIT },
 };
 
+/* The connector's port type among the supported and advertised modes */
+static void cxb_link_port_fill(struct ethtool_link_ksettings *ks, u8 port)
+{
+	if (port == PORT_TP) {
+		ethtool_link_ksettings_add_link_mode(ks, supported, TP);
+		ethtool_link_ksettings_add_link_mode(ks, advertising, TP);
+	} else if (port == PORT_DA || port == PORT_FIBRE) {
+		/* mlx4_en: FIBRE for direct-attach copper too */
+		ethtool_link_ksettings_add_link_mode(ks, supported, FIBRE);
+		ethtool_link_ksettings_add_link_mode(ks, advertising, FIBRE);
+	}
+}
+
 static void cxb_link_modes_fill(struct ethtool_link_ksettings *ks,
 				const struct cxb_link_info *li)
 {
 	unsigned int i;
 
-	if (li->port == PORT_TP) {
-		ethtool_link_ksettings_add_link_mode(ks, supported, TP);
-		ethtool_link_ksettings_add_link_mode(ks, advertising, TP);
-	} else if (li->port == PORT_DA || li->port == PORT_FIBRE) {
-		/* mlx4_en: FIBRE for direct-attach copper too */
-		ethtool_link_ksettings_add_link_mode(ks, supported, FIBRE);
-		ethtool_link_ksettings_add_link_mode(ks, advertising, FIBRE);
-	}
+	cxb_link_port_fill(ks, li->port);
 	for (i = 0; i < ARRAY_SIZE(cxb_link_modes); i++) {
 		if (cxb_link_modes[i].speed != li->speed ||
 		    cxb_link_modes[i].port != li->port)
@@ -277,6 +290,13 @@ static void cxb_link_modes_fill(struct ethtool_link_ksettings *ks,
 	}
 }
 
+/* Link settings: full duplex (a ConnectX port has no other mode); speed
+ * and duplex only while the port has carrier, unknown otherwise, as
+ * mlx4_en reports. A backend that reports link modes (the PTYS register
+ * of mlx4_en_get_link_ksettings()) gives supported, advertised and the
+ * link partner's modes and whether it negotiates; one that reports speed
+ * and connector only gets the one mode they imply, no autonegotiation.
+ */
 static int cxb_get_link_ksettings(struct net_device *dev,
 				  struct ethtool_link_ksettings *ks)
 {
@@ -284,6 +304,7 @@ static int cxb_get_link_ksettings(struct net_device *dev,
 	struct cxb_link_info li = {
 		.speed = SPEED_UNKNOWN,
 		.port = PORT_OTHER,
+		.autoneg = AUTONEG_DISABLE,
 	};
 
 	if (!priv->ops->get_link_info)
@@ -291,9 +312,26 @@ static int cxb_get_link_ksettings(struct net_device *dev,
 	priv->ops->get_link_info(priv->cadev, &li);
 	ethtool_link_ksettings_zero_link_mode(ks, supported);
 	ethtool_link_ksettings_zero_link_mode(ks, advertising);
-	cxb_link_modes_fill(ks, &li);
+	ethtool_link_ksettings_zero_link_mode(ks, lp_advertising);
+	if (li.modes) {
+		linkmode_copy(ks->link_modes.supported, li.supported);
+		linkmode_copy(ks->link_modes.advertising, li.advertising);
+		ethtool_link_ksettings_add_link_mode(ks, supported, Autoneg);
+		if (li.autoneg == AUTONEG_ENABLE)
+			ethtool_link_ksettings_add_link_mode(ks, advertising,
+							     Autoneg);
+		if (li.lp_autoneg) {
+			linkmode_copy(ks->link_modes.lp_advertising,
+				      li.lp_advertising);
+			ethtool_link_ksettings_add_link_mode(ks, lp_advertising,
+							     Autoneg);
+		}
+		cxb_link_port_fill(ks, li.port);
+	} else {
+		cxb_link_modes_fill(ks, &li);
+	}
 	ks->base.port = li.port;
-	ks->base.autoneg = AUTONEG_DISABLE;
+	ks->base.autoneg = li.autoneg;
 	if (netif_carrier_ok(dev)) {
 		ks->base.speed = li.speed;
 		ks->base.duplex = DUPLEX_FULL;
@@ -302,6 +340,74 @@ static int cxb_get_link_ksettings(struct net_device *dev,
 		ks->base.duplex = DUPLEX_UNKNOWN;
 	}
 	return 0;
+}
+
+/* Whether one of the link modes @modes runs at @speed. */
+static bool cxb_link_speed_in(const unsigned long *modes, u32 speed)
+{
+	struct ethtool_link_ksettings ks = {};
+	unsigned int bit;
+
+	for_each_set_bit(bit, modes, __ETHTOOL_LINK_MODE_MASK_NBITS) {
+		ethtool_params_from_link_mode(&ks, bit);
+		if (ks.base.speed == speed)
+			return true;
+	}
+	return false;
+}
+
+/* ethtool -s: autonegotiation on (the advertised modes, limited to the
+ * supported ones as mlx4_en_set_link_ksettings() limits them to the PTYS
+ * eth_proto_cap) or off (a forced speed that one of the supported modes
+ * runs at), full duplex only. set_link_ksettings has no extack: refusals
+ * are logged, as mlx4_en logs them, and ethtool says "link settings
+ * update failed".
+ */
+static int cxb_set_link_ksettings(struct net_device *dev,
+				  const struct ethtool_link_ksettings *ks)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+	struct cxb_link_info li = {
+		.speed = SPEED_UNKNOWN,
+		.port = PORT_OTHER,
+		.autoneg = AUTONEG_DISABLE,
+	};
+	struct cxb_link_cfg cfg = {
+		.autoneg = ks->base.autoneg,
+		.speed = ks->base.speed,
+	};
+
+	if (!priv->ops->get_link_info || !priv->ops->set_link)
+		return -EOPNOTSUPP;
+	priv->ops->get_link_info(priv->cadev, &li);
+	if (!li.modes)
+		return -EOPNOTSUPP;
+	if (ks->base.duplex == DUPLEX_HALF) {
+		netdev_err(dev, "half duplex is not supported\n");
+		return -EINVAL;
+	}
+	if (ks->base.port != li.port) {
+		netdev_err(dev, "the port's connector cannot be changed\n");
+		return -EINVAL;
+	}
+	if (cfg.autoneg != AUTONEG_ENABLE && cfg.autoneg != AUTONEG_DISABLE) {
+		netdev_err(dev, "autoneg %u is neither on nor off\n",
+			   cfg.autoneg);
+		return -EINVAL;
+	}
+	/* kept while the speed is forced, for the next autonegotiation */
+	linkmode_and(cfg.advertising, ks->link_modes.advertising,
+		     li.supported);
+	if (linkmode_empty(cfg.advertising)) {
+		netdev_err(dev, "none of the advertised link modes is supported\n");
+		return -EINVAL;
+	}
+	if (cfg.autoneg == AUTONEG_DISABLE &&
+	    !cxb_link_speed_in(li.supported, cfg.speed)) {
+		netdev_err(dev, "speed %d is not supported\n", (int)cfg.speed);
+		return -EINVAL;
+	}
+	return priv->ops->set_link(priv->cadev, &cfg);
 }
 
 static void cxb_get_ringparam(struct net_device *dev,
@@ -747,6 +853,7 @@ const struct ethtool_ops cxb_ethtool_ops = {
 	/* software timestamps: both send paths call skb_tx_timestamp() */
 	.get_ts_info		= ethtool_op_get_ts_info,
 	.get_link_ksettings	= cxb_get_link_ksettings,
+	.set_link_ksettings	= cxb_set_link_ksettings,
 	.get_sset_count		= cxb_get_sset_count,
 	.get_strings		= cxb_get_strings,
 	.get_ethtool_stats	= cxb_get_ethtool_stats,

@@ -2,8 +2,8 @@
 /* cxbell: ConnectX Ethernet driver with a doorbell-frugal TX path.
  *
  * The core binds to the ports its backends offer on the auxiliary bus:
- * cxbell_sim (a software ConnectX-3) today, real hardware through
- * mlx4_core later. One netdev per port.
+ * cxbell_sim (a software ConnectX-3, or ConnectX-4+ send queues) and
+ * cxbell_mlx4 (a ConnectX-3 through mlx4_core). One netdev per port.
  */
 #include <linux/module.h>
 

@@ -18,6 +18,7 @@ int cxb_cq_alloc(struct cxb_priv *priv, struct cxb_channel *ch,
 	u32 i;
 
 	cq->ch = ch;
+	cq->gen = priv->cadev->gen;
 	cq->size = entries;
 	cq->cqe_size = cqe_size;
 	cq->buf = dma_alloc_coherent(priv->dma_dev, entries * cqe_size,
@@ -176,6 +177,17 @@ static int cxb_tx_alloc(struct cxb_priv *priv, struct cxb_channel *ch)
 				       &ring->buf_dma, GFP_KERNEL);
 	if (!ring->buf)
 		return -ENOMEM;
+	/* Short frames are copied to a slot of their own: a slot per TXBB,
+	 * on cx5 another per multi-packet WQE packet in flight (up to a
+	 * ring's worth). Without the buffer they are mapped like the others.
+	 */
+	ring->bounce_slots = ring->gen == CXB_GEN_CX5 ? 2 * size : size;
+	ring->bounce = dma_alloc_coherent(priv->dma_dev,
+					  ring->bounce_slots <<
+					  CXB_TX_BOUNCE_SHIFT,
+					  &ring->bounce_dma,
+					  GFP_KERNEL | __GFP_NOWARN);
+	ring->bounce_max = ring->bounce ? CXB_TX_BOUNCE_SIZE : 0;
 	cxb_tx_ring_init(ring);
 	if (ring->gen == CXB_GEN_CX5)
 		return cxb_mlx5_tx_alloc(priv, ring);
@@ -257,6 +269,11 @@ static void cxb_tx_destroy(struct cxb_priv *priv, struct cxb_channel *ch)
 				  ring->buf, ring->buf_dma);
 		ring->buf = NULL;
 	}
+	if (ring->bounce)
+		dma_free_coherent(priv->dma_dev,
+				  ring->bounce_slots << CXB_TX_BOUNCE_SHIFT,
+				  ring->bounce, ring->bounce_dma);
+	ring->bounce = NULL;
 	cxb_mlx5_tx_free(priv, ring);
 	kvfree(ring->dma_fifo);
 	kvfree(ring->tx_info);
@@ -303,6 +320,26 @@ static int cxb_rx_pool_create(struct cxb_priv *priv, struct cxb_channel *ch)
 					  pool);
 }
 
+/* The receive ring's buffer and doorbell record sizes (above). */
+static size_t cxb_rx_buf_size(const struct cxb_priv *priv, u32 size)
+{
+	if (priv->cadev->gen == CXB_GEN_CX5)
+		return (size_t)size << CXB_MLX5_RX_STRIDE_SHIFT;
+	return CXB_MLX4_RX_BUF_SIZE(size);
+}
+
+/* Where the receive WQEs start in that buffer. */
+static size_t cxb_rx_rq_offset(const struct cxb_priv *priv)
+{
+	return priv->cadev->gen == CXB_GEN_CX5 ? 0 : CXB_MLX4_RX_RQ_OFFSET;
+}
+
+static size_t cxb_rx_dbr_size(const struct cxb_priv *priv)
+{
+	return priv->cadev->gen == CXB_GEN_CX5 ? CXB_MLX5_DBR_SIZE :
+						 sizeof(__be32);
+}
+
 /* Receive ring memory and its buffers, posted: everything that can fail
  * for want of memory or a DMA mapping, before the device is involved.
  */
@@ -327,17 +364,20 @@ static int cxb_rx_alloc(struct cxb_priv *priv, struct cxb_channel *ch)
 	ring->rx_info = kvcalloc(size, sizeof(*ring->rx_info), GFP_KERNEL);
 	if (!ring->rx_info)
 		return -ENOMEM;
-	/* The QP buffer: the one-TXBB send queue, then the receive WQEs
-	 * (wqe/mlx4.h). The send queue TXBB is stamped as never posted
-	 * (mlx4_en, en_rx.c: "Stamp first unused send wqe").
+	/* cx3: the QP buffer, the one-TXBB send queue, then the receive
+	 * WQEs (wqe/mlx4.h); the send queue TXBB is stamped as never posted
+	 * (mlx4_en, en_rx.c: "Stamp first unused send wqe"). cx5: the RQ's
+	 * WQEs alone, and a doorbell record of two dwords (wqe/mlx5.h).
 	 */
-	qp_buf = dma_alloc_coherent(priv->dma_dev, CXB_MLX4_RX_BUF_SIZE(size),
+	qp_buf = dma_alloc_coherent(priv->dma_dev, cxb_rx_buf_size(priv, size),
 				    &ring->buf_dma, GFP_KERNEL);
 	if (!qp_buf)
 		return -ENOMEM;
-	*(__be32 *)qp_buf = cpu_to_be32(CXB_MLX4_OWNER_BIT);
-	ring->buf = qp_buf + CXB_MLX4_RX_RQ_OFFSET;
-	ring->db_rec = dma_alloc_coherent(priv->dma_dev, sizeof(__be32),
+	if (priv->cadev->gen != CXB_GEN_CX5)
+		*(__be32 *)qp_buf = cpu_to_be32(CXB_MLX4_OWNER_BIT);
+	ring->buf = qp_buf + cxb_rx_rq_offset(priv);
+	ring->db_rec = dma_alloc_coherent(priv->dma_dev,
+					  cxb_rx_dbr_size(priv),
 					  &ring->db_dma, GFP_KERNEL);
 	if (!ring->db_rec)
 		return -ENOMEM;
@@ -356,7 +396,8 @@ static int cxb_rx_activate(struct cxb_priv *priv, struct cxb_channel *ch)
 	p.buf_dma = ring->buf_dma;
 	p.db_dma = ring->db_dma;
 	p.log_entries = ilog2(ring->size);
-	p.log_stride = CXB_MLX4_RX_STRIDE_SHIFT;
+	p.log_stride = priv->cadev->gen == CXB_GEN_CX5 ?
+		       CXB_MLX5_RX_STRIDE_SHIFT : CXB_MLX4_RX_STRIDE_SHIFT;
 	p.cqn = ch->rx_cq.cqn;
 	p.channel = ch->idx;
 	p.vlan_strip = ch->cfg.vlan_strip;
@@ -383,12 +424,12 @@ static void cxb_rx_destroy(struct cxb_priv *priv, struct cxb_channel *ch)
 		page_pool_destroy(ring->pool);
 	ring->pool = NULL;
 	if (ring->db_rec)
-		dma_free_coherent(priv->dma_dev, sizeof(__be32), ring->db_rec,
-				  ring->db_dma);
+		dma_free_coherent(priv->dma_dev, cxb_rx_dbr_size(priv),
+				  ring->db_rec, ring->db_dma);
 	if (ring->buf)
 		dma_free_coherent(priv->dma_dev,
-				  CXB_MLX4_RX_BUF_SIZE(ring->size),
-				  (void *)ring->buf - CXB_MLX4_RX_RQ_OFFSET,
+				  cxb_rx_buf_size(priv, ring->size),
+				  (void *)ring->buf - cxb_rx_rq_offset(priv),
 				  ring->buf_dma);
 	kvfree(ring->rx_info);
 }
@@ -447,6 +488,7 @@ static struct cxb_channel *cxb_channel_alloc(struct cxb_priv *priv,
 					     const struct cxb_dp_cfg *cfg)
 {
 	u32 cq_size = max(cfg->tx_ring_size, cfg->rx_ring_size);
+	u32 cqe_size;
 	struct cxb_channel *ch;
 	int err;
 
@@ -460,13 +502,12 @@ static struct cxb_channel *cxb_channel_alloc(struct cxb_priv *priv,
 		       priv->cadev->gen == CXB_GEN_CX5 ? cxb_mlx5_napi_poll :
 		       cxb_mlx4_napi_poll);
 
-	/* send CQEs of the port's generation; receive CQEs are mlx4's */
-	err = cxb_cq_alloc(priv, ch, &ch->tx_cq, cq_size,
-			   priv->cadev->gen == CXB_GEN_CX5 ?
-			   CXB_MLX5_CQE_SIZE : CXB_MLX4_CQE_SIZE);
+	/* CQEs of the port's generation */
+	cqe_size = priv->cadev->gen == CXB_GEN_CX5 ? CXB_MLX5_CQE_SIZE :
+						     CXB_MLX4_CQE_SIZE;
+	err = cxb_cq_alloc(priv, ch, &ch->tx_cq, cq_size, cqe_size);
 	if (!err)
-		err = cxb_cq_alloc(priv, ch, &ch->rx_cq, cq_size,
-				   CXB_MLX4_CQE_SIZE);
+		err = cxb_cq_alloc(priv, ch, &ch->rx_cq, cq_size, cqe_size);
 	if (!err)
 		err = cxb_tx_alloc(priv, ch);
 	if (!err)
@@ -598,10 +639,10 @@ static int cxb_datapath_start(struct cxb_priv *priv, struct cxb_channel **chs,
 	priv->tx_ring_size = cfg->tx_ring_size;
 	priv->rx_ring_size = cfg->rx_ring_size;
 	priv->vlan_strip = cfg->vlan_strip;
-	spin_lock_bh(&priv->stats_lock);
+	spin_lock_bh(&priv->ch_lock);
 	priv->num_ch = cfg->num_ch;
 	priv->ch = chs;
-	spin_unlock_bh(&priv->stats_lock);
+	spin_unlock_bh(&priv->ch_lock);
 	/* A table ethtool -X did not set follows the channel count (one
 	 * it set names no channel beyond it: the ethtool core refuses such
 	 * a count). An open port spreads over the new channels from now.
@@ -698,18 +739,18 @@ static void cxb_datapath_down(struct cxb_priv *priv)
 		if (ch->rx.created)
 			priv->ops->rq_destroy(priv->cadev, &ch->rx.hw);
 		ch->rx.created = false;
-		cxb_xdpsq_stop(priv, ch);
+		cxb_xdpsq_hw_destroy(priv, ch);
 		/* Completions the device wrote before it stopped, then what
 		 * it will never complete: counted before the fold below.
 		 */
 		cxb_tx_flush_completions(ch);
 		cxb_tx_ring_drain(&ch->tx);
 	}
-	spin_lock_bh(&priv->stats_lock);
+	spin_lock_bh(&priv->ch_lock);
 	priv->ch = NULL;
 	for (i = 0; i < priv->num_ch; i++)
 		cxb_fold_stats(priv, chs[i]);
-	spin_unlock_bh(&priv->stats_lock);
+	spin_unlock_bh(&priv->ch_lock);
 
 	for (i = 0; i < priv->num_ch; i++)
 		cxb_channel_free(priv, chs[i]);
@@ -1106,9 +1147,10 @@ static void cxb_get_stats64(struct net_device *dev,
 			    struct rtnl_link_stats64 *stats)
 {
 	struct cxb_priv *priv = netdev_priv(dev);
+	struct cxb_port_stats ps;
 	unsigned int i;
 
-	spin_lock_bh(&priv->stats_lock);
+	spin_lock_bh(&priv->ch_lock);
 	stats->tx_packets = priv->tx_base.x.packets;
 	stats->tx_bytes = priv->tx_base.x.bytes;
 	stats->tx_dropped = priv->tx_base.x.dropped;
@@ -1133,11 +1175,14 @@ static void cxb_get_stats64(struct net_device *dev,
 		stats->rx_dropped += r.dropped;
 		stats->rx_crc_errors += r.crc_errors;
 	}
-	spin_unlock_bh(&priv->stats_lock);
+	spin_unlock_bh(&priv->ch_lock);
 	stats->tx_dropped += cxb_port_tx_dropped(priv);
+	cxb_port_stats(priv, &ps);
+	/* frames a cx5 port dropped for their FCS, no CQE */
+	stats->rx_crc_errors += ps.rx_crc_errors;
 	/* rx_errors covers rx_crc_errors (the only receive error counted) */
 	stats->rx_errors = stats->rx_crc_errors;
-	stats->rx_missed_errors = cxb_port_rx_dropped(priv);
+	stats->rx_missed_errors = ps.rx_dropped;
 }
 
 #ifdef CXB_HAVE_NETDEV_STAT_OPS
@@ -1198,10 +1243,10 @@ static void cxb_get_base_stats(struct net_device *dev,
 {
 	struct cxb_priv *priv = netdev_priv(dev);
 
-	spin_lock_bh(&priv->stats_lock);
+	spin_lock_bh(&priv->ch_lock);
 	cxb_qstats_rx(rx, &priv->rx_base);
 	cxb_qstats_tx(tx, &priv->tx_base);
-	spin_unlock_bh(&priv->stats_lock);
+	spin_unlock_bh(&priv->ch_lock);
 }
 
 static const struct netdev_stat_ops cxb_stat_ops = {
@@ -1217,14 +1262,12 @@ u64 cxb_port_tx_dropped(struct cxb_priv *priv)
 	return atomic64_read(&priv->tx_dropped_no_ring);
 }
 
-/* Frames the port dropped before they reached a receive queue. */
-u64 cxb_port_rx_dropped(struct cxb_priv *priv)
+/* The port's own counters (zero where the backend keeps none). */
+void cxb_port_stats(struct cxb_priv *priv, struct cxb_port_stats *ps)
 {
-	struct cxb_port_stats ps = {};
-
+	memset(ps, 0, sizeof(*ps));
 	if (priv->ops->get_port_stats)
-		priv->ops->get_port_stats(priv->cadev, &ps);
-	return ps.rx_dropped;
+		priv->ops->get_port_stats(priv->cadev, ps);
 }
 
 /* Recover from a TX fault (error CQE, TX timeout): the datapath is torn
@@ -1264,7 +1307,7 @@ static void cxb_watch_work(struct work_struct *work)
 	unsigned int i;
 
 	/* The channels stay while the lock is held (cxb_datapath_down()). */
-	spin_lock_bh(&priv->stats_lock);
+	spin_lock_bh(&priv->ch_lock);
 	for (i = 0; priv->ch && i < priv->num_ch; i++) {
 		struct cxb_tx_ring *ring = &priv->ch[i]->tx;
 
@@ -1272,7 +1315,7 @@ static void cxb_watch_work(struct work_struct *work)
 		cxb_tx_kick_stalled(ring);
 		__netif_tx_unlock(ring->txq);
 	}
-	spin_unlock_bh(&priv->stats_lock);
+	spin_unlock_bh(&priv->ch_lock);
 	schedule_delayed_work(&priv->watch_work, CXB_WATCH_PERIOD);
 }
 
@@ -1292,7 +1335,7 @@ static void cxb_tx_timeout(struct net_device *dev, unsigned int txqueue)
 
 	WRITE_ONCE(priv->tx_timeouts, priv->tx_timeouts + 1);
 	/* The channels stay while the lock is held (cxb_datapath_down()). */
-	spin_lock(&priv->stats_lock);
+	spin_lock(&priv->ch_lock);
 	if (priv->ch && txqueue < priv->num_ch) {
 		ring = &priv->ch[txqueue]->tx;
 		netdev_err(dev, "TX queue %u timed out: prod %u cons %u, CQ ci %u; resetting\n",
@@ -1302,7 +1345,7 @@ static void cxb_tx_timeout(struct net_device *dev, unsigned int txqueue)
 		netdev_err(dev, "TX queue %u timed out without a datapath; resetting\n",
 			   txqueue);
 	}
-	spin_unlock(&priv->stats_lock);
+	spin_unlock(&priv->ch_lock);
 	cxb_schedule_reset(priv);
 }
 
@@ -1330,6 +1373,53 @@ static int cxb_set_features(struct net_device *dev,
 	return cxb_datapath_swap(priv, &cfg, NULL);
 }
 
+/* Can the device segment this TCP GSO skb? An LSO WQE (wqe/mlx4.h,
+ * wqe/mlx5.h) takes TCP over IPv4 or IPv6, not tunnelled, with all its
+ * headers in the linear part, inline in the WQE beside a data segment for
+ * each fragment and one for the rest of the linear part, within
+ * CXB_MLX4_MAX_DS (cx3: the headers in the LSO segment) or
+ * CXB_MLX5_MAX_DS (cx5: in the eth segment, with the VLAN tag to insert,
+ * as cxb_mlx5_post_lso() builds it).
+ */
+static bool cxb_lso_fits(const struct sk_buff *skb, u8 gen)
+{
+	u32 hdr, ds;
+
+	if (skb->encapsulation)
+		return false;
+	hdr = skb_tcp_all_headers(skb);
+	if (hdr > skb_headlen(skb))
+		return false;
+	ds = skb_shinfo(skb)->nr_frags + (skb_headlen(skb) > hdr);
+	if (gen == CXB_GEN_CX5)
+		return cxb_mlx5_eth_inline_ds(hdr +
+					      (skb_vlan_tag_present(skb) ?
+					       VLAN_HLEN : 0)) + ds <=
+		       CXB_MLX5_MAX_DS;
+	return 1 + cxb_mlx4_lso_ds(hdr) + ds <= CXB_MLX4_MAX_DS;
+}
+
+/* A TCP GSO skb the device cannot segment goes to software GSO (as
+ * mlx4_en's mlx4_en_features_check() sends tunnels it cannot offload),
+ * counted in tx_tso_fallback; VLAN stacks as vlan_features_check() says.
+ * Other GSO types the features decide (no NETIF_F_GSO_* for them).
+ */
+static netdev_features_t cxb_features_check(struct sk_buff *skb,
+					    struct net_device *dev,
+					    netdev_features_t features)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+
+	features = vlan_features_check(skb, features);
+	if (skb_is_gso(skb) && (features & (NETIF_F_TSO | NETIF_F_TSO6)) &&
+	    (skb_shinfo(skb)->gso_type & (SKB_GSO_TCPV4 | SKB_GSO_TCPV6)) &&
+	    unlikely(!cxb_lso_fits(skb, priv->cadev->gen))) {
+		features &= ~NETIF_F_GSO_MASK;
+		atomic64_inc(&priv->tso_fallback);
+	}
+	return features;
+}
+
 /* One per descriptor generation: they differ only in ndo_start_xmit, so
  * that xmit goes straight to its generation's send path.
  */
@@ -1337,6 +1427,7 @@ static int cxb_set_features(struct net_device *dev,
 	.ndo_open		= cxb_open,		\
 	.ndo_stop		= cxb_stop,		\
 	.ndo_start_xmit		= xmit,			\
+	.ndo_features_check	= cxb_features_check,	\
 	.ndo_get_stats64	= cxb_get_stats64,	\
 	.ndo_change_mtu		= cxb_change_mtu,	\
 	.ndo_tx_timeout		= cxb_tx_timeout,	\
@@ -1386,8 +1477,8 @@ int cxb_netdev_create(struct cxb_adev *cadev)
 	priv->tx_frames = CXB_DEF_TX_FRAMES;
 	priv->tx_usecs = CXB_DEF_TX_USECS;
 	/* cx5 send queues speak mlx5: the XDP send queue is cx3-only */
-	priv->has_xdpsq = cadev->xdp_sq && cadev->gen == CXB_GEN_CX3;
-	spin_lock_init(&priv->stats_lock);
+	priv->has_xdpsq = cadev->has_xdpsq;
+	spin_lock_init(&priv->ch_lock);
 	INIT_WORK(&priv->rx_mode_work, cxb_rx_mode_work);
 	INIT_WORK(&priv->link_work, cxb_link_work);
 	INIT_WORK(&priv->reset_work, cxb_reset_work);
@@ -1406,6 +1497,14 @@ int cxb_netdev_create(struct cxb_adev *cadev)
 	 * mlx5e offer both, on by default)
 	 */
 	dev->hw_features |= NETIF_F_HW_VLAN_CTAG_TX | NETIF_F_HW_VLAN_CTAG_RX;
+	/* TCP segmentation offload (the LSO WQE, as mlx4_en or mlx5e
+	 * builds it), up to the device's largest packet
+	 */
+	if (cadev->max_gso_size) {
+		dev->hw_features |= NETIF_F_TSO | NETIF_F_TSO6;
+		dev->vlan_features |= NETIF_F_TSO | NETIF_F_TSO6;
+		netif_set_tso_max_size(dev, cadev->max_gso_size);
+	}
 	dev->features = dev->hw_features | NETIF_F_HIGHDMA;
 	priv->vlan_strip = true;
 	dev->min_mtu = ETH_MIN_MTU;

@@ -170,41 +170,66 @@ static void cxb_mlx4_tx_end_burst(struct cxb_tx_ring *ring)
 	u64_stats_update_end(&ring->xstats_sync);
 }
 
-netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
+/* The LSO segment of an LSO WQE (wqe/mlx4.h) at @ctrl: the @hdr header
+ * bytes of @skb inline behind mss_hdr_size, as mlx4_en builds it
+ * (en_tx.c mlx4_en_xmit()). Returns where the data segments go.
+ */
+static struct mlx4_wqe_data_seg *
+cxb_tx_write_lso(struct mlx4_wqe_ctrl_seg *ctrl, const struct sk_buff *skb,
+		 u32 hdr)
 {
-	struct cxb_priv *priv = netdev_priv(dev);
-	u16 qidx = skb_get_queue_mapping(skb);
+	struct mlx4_wqe_lso_seg *lso = (void *)(ctrl + 1);
+
+	memcpy(lso->header, skb->data, hdr);
+	lso->mss_hdr_size = cxb_mlx4_lso_mss_hdr(skb_shinfo(skb)->gso_size,
+						 hdr);
+	return (void *)lso + cxb_mlx4_lso_ds(hdr) * CXB_MLX4_DS_SIZE;
+}
+
+/* The send path, for a plain SEND (@lso false) or an LSO WQE (@lso true,
+ * a constant at both callers: the SEND copy has no LSO branch left).
+ */
+static __always_inline netdev_tx_t
+__cxb_mlx4_xmit(struct sk_buff *skb, struct cxb_tx_ring *ring, const bool lso)
+{
 	u32 nr_frags = skb_shinfo(skb)->nr_frags;
 	u32 headlen = skb_headlen(skb);
+	struct mlx4_wqe_data_seg *dseg;
 	struct mlx4_wqe_ctrl_seg *ctrl;
 	bool xmit_more, send_db, bf, sig;
 	u32 ds, nr_txbb, idx, prod, pad;
-	struct cxb_tx_ring *ring;
 	struct cxb_tx_info *info;
+	u32 hdr = 0, segs = 1;
 	bool stopped = false;
 	__be32 srcrb, op_own;
 	bool inl;
 
-	/* ch and num_ch change only while every queue is stopped, after
-	 * netif_tx_disable() took each queue's xmit lock, which this call
-	 * holds: both are stable here. Either generation.
-	 */
-	if (unlikely(qidx >= priv->num_ch))
-		return cxb_tx_drop_no_ring(priv, skb);
-	ring = &priv->ch[qidx]->tx;
-	prefetchw(&ring->txq->dql);
-
-	inl = skb->len <= ring->inline_max;
-	if (inl) {
-		ds = cxb_mlx4_inline_ds(max(skb->len, CXB_MLX4_INLINE_MIN));
+	if (lso) {
+		/* cxb_features_check() sent every skb whose headers are not
+		 * all in the linear part, or whose WQE would not fit, to
+		 * software GSO (mlx4_en drops such a packet)
+		 */
+		hdr = skb_tcp_all_headers(skb);
+		segs = skb_shinfo(skb)->gso_segs;
+		headlen -= hdr;
+		inl = false;
+		ds = 1 + cxb_mlx4_lso_ds(hdr) + nr_frags + !!headlen;
+		if (unlikely(hdr > skb_headlen(skb) || ds > CXB_MLX4_MAX_DS))
+			goto drop;
 	} else {
-		ds = 1 + nr_frags + !!headlen;
-		if (unlikely(ds > CXB_MLX4_MAX_DS)) {
-			if (skb_linearize(skb))
-				goto drop;
-			nr_frags = 0;
-			headlen = skb_headlen(skb);
-			ds = 2;
+		inl = skb->len <= ring->inline_max;
+		if (inl) {
+			ds = cxb_mlx4_inline_ds(max(skb->len,
+						    CXB_MLX4_INLINE_MIN));
+		} else {
+			ds = 1 + nr_frags + !!headlen;
+			if (unlikely(ds > CXB_MLX4_MAX_DS)) {
+				if (skb_linearize(skb))
+					goto drop;
+				nr_frags = 0;
+				headlen = skb_headlen(skb);
+				ds = 2;
+			}
 		}
 	}
 	nr_txbb = cxb_mlx4_ds_to_txbbs(ds);
@@ -226,13 +251,22 @@ netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	 * nothing owned by the device (mlx4_en, en_tx.c, also maps before it
 	 * writes an owner bit).
 	 */
+	dseg = (struct mlx4_wqe_data_seg *)(ctrl + 1);
+	if (lso)
+		dseg = cxb_tx_write_lso(ctrl, skb, hdr);
 	if (inl) {
 		cxb_tx_write_inline(ctrl, skb);
 		info->map0_len = 0;
 		info->nr_frags = 0;
-	} else if (unlikely(!cxb_tx_map(ring, skb, info,
-					(struct mlx4_wqe_data_seg *)(ctrl + 1),
-					headlen, nr_frags))) {
+	} else if (!lso && !nr_frags && headlen <= ring->bounce_max) {
+		u64_stats_update_begin(&ring->xstats_sync);
+		cxb_tx_set_data_seg(dseg, cxb_tx_bounce(ring, skb, idx),
+				    headlen, ring->lkey);
+		u64_stats_update_end(&ring->xstats_sync);
+		info->map0_len = 0;
+		info->nr_frags = 0;
+	} else if (unlikely(!cxb_tx_map(ring, skb, info, dseg, hdr, headlen,
+					nr_frags))) {
 		goto drop;
 	}
 	/* The WQE will be posted: now the pad may be handed over. */
@@ -245,10 +279,11 @@ netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	}
 	info->skb = skb;
 	info->nr_txbb = nr_txbb;
-	info->nr_bytes = skb->len;
+	/* an LSO WQE: the bytes of its segments on the wire (mlx4_en) */
+	info->nr_bytes = skb->len + (segs - 1) * hdr;
 
 	/* Stop before the next packet could find no room. */
-	if (unlikely(cxb_tx_free(ring, prod + nr_txbb, READ_ONCE(ring->cons)) <
+	if (unlikely(cxb_tx_room(ring, prod + nr_txbb, READ_ONCE(ring->cons)) <
 		     CXB_TX_STOP_ROOM)) {
 		netif_tx_stop_queue(ring->txq);
 		stopped = true;
@@ -287,18 +322,19 @@ netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	 * fits one BF buffer; such a WQE names its QP and ring index. Not
 	 * one whose doorbell avoidance may defer: a plain doorbell would
 	 * announce it later, and mlx4_en (en_tx.c) never leaves a WQE in
-	 * that layout without its BlueFlame write.
+	 * that layout without its BlueFlame write. Never an LSO WQE (nor
+	 * does mlx4_en post one by BlueFlame).
 	 */
-	bf = send_db && ring->bf_on &&
+	bf = !lso && send_db && ring->bf_on &&
 	     (nr_txbb << CXB_MLX4_TXBB_SHIFT) <= ring->bf_size &&
 	     !skb_vlan_tag_present(skb);
 	if (bf) {
-		/* cxb_mlx4_bf_qpn(), from the pre-swapped doorbell value */
-		ctrl->qpn_vlan.bf_qpn = ring->doorbell_qpn | cpu_to_be32(ds);
+		ctrl->qpn_vlan.bf_qpn = cxb_mlx4_bf_qpn(ring->doorbell_qpn, ds);
 		op_own = cxb_mlx4_bf_owner_opcode(MLX4_OPCODE_SEND, prod,
 						  ring->size);
 	} else {
-		op_own = cpu_to_be32(MLX4_OPCODE_SEND |
+		op_own = cpu_to_be32((lso ? MLX4_OPCODE_LSO | CXB_MLX4_LSO_BLH :
+				      MLX4_OPCODE_SEND) |
 				     cxb_mlx4_owner(prod, ring->size));
 		/* vlan_tag, ins_vlan and fence_size DS in one store: the
 		 * device inserts a VLAN tag (mlx4_en: MLX4_WQE_CTRL_INS_CVLAN),
@@ -350,8 +386,13 @@ netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		WRITE_ONCE(ring->sig_bell, ring->prod);
 		ring->xstats.doorbell_on_stop += xmit_more;
 	}
-	ring->xstats.packets++;
+	/* an LSO WQE: its segments (mlx4_en counts them as packets) */
+	ring->xstats.packets += segs;
 	ring->xstats.bytes += info->nr_bytes;
+	if (lso) {
+		ring->xstats.tso_packets++;
+		ring->xstats.tso_bytes += skb->len - hdr;
+	}
 	if (inl)
 		ring->xstats.inlined++;
 	if (unlikely(stopped)) {
@@ -368,6 +409,35 @@ drop:
 	if (!netdev_xmit_more())
 		cxb_mlx4_tx_end_burst(ring);
 	return NETDEV_TX_OK;
+}
+
+/* An skb the device segments (NETIF_F_TSO, NETIF_F_TSO6): off the SEND
+ * path, so that its one test of gso_size is all a SEND pays for LSO.
+ */
+static noinline netdev_tx_t cxb_mlx4_xmit_lso(struct sk_buff *skb,
+					      struct cxb_tx_ring *ring)
+{
+	return __cxb_mlx4_xmit(skb, ring, true);
+}
+
+netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+	u16 qidx = skb_get_queue_mapping(skb);
+	struct cxb_tx_ring *ring;
+
+	/* ch and num_ch change only while every queue is stopped, after
+	 * netif_tx_disable() took each queue's xmit lock, which this call
+	 * holds: both are stable here. Either generation.
+	 */
+	if (unlikely(qidx >= priv->num_ch))
+		return cxb_tx_drop_no_ring(priv, skb);
+	ring = &priv->ch[qidx]->tx;
+	prefetchw(&ring->txq->dql);
+
+	if (unlikely(skb_is_gso(skb)))
+		return cxb_mlx4_xmit_lso(skb, ring);
+	return __cxb_mlx4_xmit(skb, ring, false);
 }
 
 /* Stamp the TXBBs of a freed WQE but its first (the ctrl keeps its owner). */
@@ -410,10 +480,11 @@ static __always_inline u32 cxb_mlx4_free_wqe(struct cxb_tx_ring *ring,
 	return nr_txbb;
 }
 
-/* Returns true when all pending TX completions were handled. @napi false:
- * the interface is going down, leave the queue stopped.
+/* Returns true when all pending TX completions were handled. @in_napi:
+ * called from the channel's NAPI poll (netpoll's too); false: the queue
+ * is being torn down, so it stays stopped and no doorbell is rung.
  */
-bool cxb_mlx4_tx_complete(struct cxb_channel *ch, int budget, bool napi)
+bool cxb_mlx4_tx_complete(struct cxb_channel *ch, int budget, bool in_napi)
 {
 	struct cxb_tx_ring *ring = &ch->tx;
 	struct cxb_cq *cq = &ch->tx_cq;
@@ -437,7 +508,7 @@ bool cxb_mlx4_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 			const struct mlx4_err_cqe *err = (const void *)cqe;
 
 			cxb_tx_err_cqe(ch, wqe_index, err->syndrome,
-				       err->vendor_err_syndrome, napi);
+				       err->vendor_err_syndrome, in_napi);
 		}
 
 		if (unlikely(!cxb_tx_free_upto(ring, &cons, wqe_index, budget,
@@ -448,7 +519,7 @@ bool cxb_mlx4_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 		ncqe++;
 		continue;
 bad:
-		cxb_tx_bad_cqe(ch, wqe_index, cons, prod, napi);
+		cxb_tx_bad_cqe(ch, wqe_index, cons, prod, in_napi);
 		ci++;
 		ncqe++;
 		break;
@@ -456,7 +527,7 @@ bad:
 
 	return cxb_tx_complete_finish(ring, cq, ci,
 				      cpu_to_be32(ci & CXB_MLX4_CI_MASK), ncqe,
-				      cons, pkts, bytes, budget, napi,
+				      cons, pkts, bytes, budget, in_napi,
 				      CXB_GEN_CX3);
 }
 
@@ -465,11 +536,13 @@ bad:
  */
 void cxb_mlx4_tx_ring_drain(struct cxb_tx_ring *ring)
 {
-	u32 bytes = 0, pkts = 0;
+	u32 bytes = 0, skbs = 0, pkts = 0;
 
-	while (ring->cons != ring->prod)
-		ring->cons += cxb_mlx4_free_wqe(ring, ring->cons, 0, &pkts,
+	while (ring->cons != ring->prod) {
+		pkts += cxb_tx_wqe_pkts(ring, ring->cons);
+		ring->cons += cxb_mlx4_free_wqe(ring, ring->cons, 0, &skbs,
 						&bytes);
+	}
 	u64_stats_update_begin(&ring->xstats_sync);
 	ring->xstats.dropped += pkts;
 	u64_stats_update_end(&ring->xstats_sync);
@@ -483,5 +556,6 @@ int cxb_mlx4_napi_poll(struct napi_struct *napi, int budget)
 
 	ch->polls++;
 	return cxb_napi_poll_finish(ch, budget,
-				    cxb_mlx4_tx_complete(ch, budget, true));
+				    cxb_mlx4_tx_complete(ch, budget, true),
+				    CXB_GEN_CX3);
 }

@@ -9,18 +9,23 @@
  * cxb_tx_completion_doorbell()) and the same counters. Only the
  * descriptors differ.
  *
+ * A TCP GSO skb goes as one LSO WQE (wqe/mlx5.h), built as mlx5e's
+ * mlx5e_sq_xmit_wqe() (en_tx.c) does, off the path of the other packets
+ * (cxb_mlx5_xmit_lso()).
+ *
  * MPWQE session: the first eligible packet (linear, no VLAN tag to
  * insert, not GSO) opens a multi-packet WQE at prod; eligible packets
  * with the same checksum flags append one segment each. The session
- * closes when it is full (CXB_MLX5_MAX_DS), before an ineligible packet
- * or one with other flags (which then goes as a SEND WQE, in order), and
- * whenever the doorbell is due (no xmit_more, queue stopped): it never
- * waits for a later packet to be announced. While it is open it keeps
- * the room of a maximal WQE, and the published prod stays below it and
- * below the NOP that may pad the ring end before it: a doorbell rung by
- * completion (doorbell avoidance) never announces the session half built,
- * nor that NOP alone, which gets no CQE - doorbell avoidance counts on a
- * completion for everything announced but not completed.
+ * closes before a packet that no longer fits (CXB_MLX5_MAX_DS), before an
+ * ineligible packet or one with other flags (which then goes as a SEND
+ * WQE, in order), and whenever the doorbell is due (no xmit_more, queue
+ * stopped): it never waits for a later packet to be announced. While it
+ * is open it keeps the room of a maximal WQE (tested when it opens), and
+ * the published prod stays below it and below the NOP that may pad the
+ * ring end before it: a doorbell rung by completion (doorbell avoidance)
+ * never announces the session half built, nor that NOP alone, which gets
+ * no CQE - doorbell avoidance counts on a completion for everything
+ * announced but not completed.
  */
 #include <linux/dma-mapping.h>
 #include <linux/if_vlan.h>
@@ -53,34 +58,43 @@ static void cxb_mlx5_ctrl(struct cxb_tx_ring *ring,
 			  struct mlx5_wqe_ctrl_seg *ctrl, u32 idx, u32 opcode,
 			  unsigned int ds)
 {
-	ctrl->opmod_idx_opcode = cxb_mlx5_opmod_idx_opcode(idx, opcode);
 	/* doorbell_qpn is be32(qpn << 8), the upper part of qpn_ds */
-	ctrl->qpn_ds = ring->doorbell_qpn | cpu_to_be32(ds);
-	ctrl->signature = 0;
-	ctrl->rsvd[0] = 0;
-	ctrl->rsvd[1] = 0;
-	ctrl->fm_ce_se = 0;	/* the doorbell asks the CQE */
-	ctrl->imm = 0;
+	cxb_mlx5_ctrl_init(ctrl, idx, opcode, ring->doorbell_qpn, ds);
 }
 
-/* Fill the WQEBBs from @prod to the ring end with a NOP asking for no
- * completion; returns the index after it. It is posted with the WQE after
- * it, which the doorbell names.
+/* Fill the WQEBBs from @prod to the ring end with NOPs of one WQEBB and
+ * DS 1 (a control segment alone), asking for no completion, as
+ * mlx5e_post_nop() pads the edge (en/txrx.h); returns the index after
+ * them. They are posted with the WQE after them, which the doorbell names.
  */
 static u32 cxb_mlx5_post_nop(struct cxb_tx_ring *ring, u32 prod)
 {
-	struct cxb_tx_info *info = &ring->tx_info[prod & ring->size_mask];
-	u32 n = ring->size - (prod & ring->size_mask);
+	u32 end = prod + ring->size - (prod & ring->size_mask);
 
-	info->skb = NULL;
-	info->nr_txbb = n;
-	info->nr_frags = 0;
-	info->map0_len = 0;
-	info->nr_bytes = 0;
-	info->mpw_pkts = 0;
-	cxb_mlx5_ctrl(ring, cxb_mlx5_wqe(ring, prod), prod, MLX5_OPCODE_NOP,
-		      n * CXB_MLX5_DS_PER_WQEBB);
-	return prod + n;
+	for (; prod != end; prod++) {
+		struct cxb_tx_info *info =
+			&ring->tx_info[prod & ring->size_mask];
+
+		info->skb = NULL;
+		info->nr_txbb = 1;
+		info->nr_frags = 0;
+		info->map0_len = 0;
+		info->nr_bytes = 0;
+		info->mpw_pkts = 0;
+		cxb_mlx5_ctrl(ring, cxb_mlx5_wqe(ring, prod), prod,
+			      MLX5_OPCODE_NOP, 1);
+	}
+	return end;
+}
+
+/* Where a WQE of @n WQEBBs goes: at @prod, or after a NOP padding the
+ * ring end if it would reach past it (a WQE never wraps).
+ */
+static u32 cxb_mlx5_wqe_fit(struct cxb_tx_ring *ring, u32 prod, u32 n)
+{
+	if ((prod & ring->size_mask) + n > ring->size)
+		prod = cxb_mlx5_post_nop(ring, prod);
+	return prod;
 }
 
 /* Close the open session: returns the index after it. An empty session
@@ -90,8 +104,9 @@ static u32 cxb_mlx5_mpw_close(struct cxb_tx_ring *ring)
 {
 	u32 prod = ring->mpw.wqe, n = cxb_mlx5_ds_to_wqebbs(ring->mpw.ds);
 	struct cxb_tx_info *info = &ring->tx_info[prod & ring->size_mask];
+	u32 npkts = ring->mpw_prod - ring->mpw.fifo0;
 
-	if (!ring->mpw.npkts) {
+	if (!npkts) {
 		ring->mpw.ds = 0;
 		return ring->mpw.pub;
 	}
@@ -100,71 +115,121 @@ static u32 cxb_mlx5_mpw_close(struct cxb_tx_ring *ring)
 	info->nr_frags = 0;
 	info->map0_len = 0;
 	info->nr_bytes = ring->mpw.bytes;
-	info->mpw_pkts = ring->mpw.npkts;
+	info->mpw_pkts = npkts;
 	cxb_mlx5_ctrl(ring, cxb_mlx5_wqe(ring, prod), prod,
 		      MLX5_OPCODE_ENHANCED_MPSW, ring->mpw.ds);
 	ring->last_wqe = prod;
 	ring->mpw.ds = 0;
-	ring->xstats.mpwqe_blks++;	/* the caller is in an xstats update */
+	/* the caller is in an xstats update; a session's packets and
+	 * bytes are counted here, not by __cxb_mlx5_xmit()
+	 */
+	ring->xstats.mpwqe_blks++;
+	ring->xstats.mpwqe_pkts += npkts;
+	ring->xstats.packets += npkts;
+	ring->xstats.bytes += ring->mpw.bytes;
 	return prod + n;
 }
 
 /* Open a session at @prod, or after a NOP pad if a maximal WQE would
  * reach past the ring end: at mpw.wqe.
  */
-static void cxb_mlx5_mpw_open(struct cxb_tx_ring *ring, u32 prod, u8 cs)
+static void cxb_mlx5_mpw_open(struct cxb_tx_ring *ring, u32 prod, bool csum)
 {
 	struct mlx5_wqe_eth_seg *eth;
 
 	ring->mpw.pub = prod;
-	if ((prod & ring->size_mask) + CXB_MLX5_MAX_WQEBBS > ring->size)
-		prod = cxb_mlx5_post_nop(ring, prod);
+	prod = cxb_mlx5_wqe_fit(ring, prod, CXB_MLX5_MAX_WQEBBS);
 	ring->mpw.wqe = prod;
 	eth = cxb_mlx5_wqe(ring, prod) + CXB_MLX5_DS_SIZE;
 	memset(eth, 0, sizeof(*eth));
-	eth->cs_flags = cs;
+	eth->cs_flags = csum ? MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM : 0;
+	ring->mpw.seg = eth + 1;
 	ring->mpw.ds = CXB_MLX5_HDR_DS;
-	ring->mpw.npkts = 0;
+	ring->mpw.fifo0 = ring->mpw_prod;
 	ring->mpw.bytes = 0;
-	ring->mpw.cs = cs;
+	ring->mpw.csum = csum;
+	/* the prod published while it is open (WQEs before it written,
+	 * as __cxb_mlx5_xmit() publishes)
+	 */
+	smp_store_release(&ring->prod, ring->mpw.pub);
 }
 
-/* Append @skb (linear) to the session at @prod. False if its mapping
+/* Copy the linear @skb into a session's inline segment @iseg of @ds DS
+ * (cxb_mlx5_inline_ds() of its length): 12 bytes in the first DS, after
+ * the byte count, then 16 per DS, in 8-byte moves. The bytes past the
+ * frame up to the end of its last DS are the segment's padding, so the
+ * copy ends there, not at the frame's end: no tail of 4, 2 and 1 bytes.
+ * It may read up to 15 bytes past the frame, which lie in the skb head,
+ * as for cxb_tx_bounce().
+ */
+static __always_inline void cxb_mlx5_mpw_copy_inline(struct mlx5_wqe_inline_seg *iseg,
+						     const struct sk_buff *skb,
+						     u32 ds)
+{
+	const u8 *src = skb->data;
+	u8 *d = (u8 *)(iseg + 1);
+	u32 off;
+
+	put_unaligned(get_unaligned((const u64 *)src), (u64 *)d);
+	put_unaligned(get_unaligned((const u32 *)(src + 8)), (u32 *)(d + 8));
+	BUILD_BUG_ON(CXB_MLX5_DS_SIZE - CXB_MLX5_INLINE_HDR != 12);
+	for (off = 12; off < ds * CXB_MLX5_DS_SIZE - CXB_MLX5_INLINE_HDR;
+	     off += CXB_MLX5_DS_SIZE) {
+		put_unaligned(get_unaligned((const u64 *)(src + off)),
+			      (u64 *)(d + off));
+		put_unaligned(get_unaligned((const u64 *)(src + off + 8)),
+			      (u64 *)(d + off + 8));
+	}
+}
+
+/* Append @skb (linear) to the open session. False if its mapping
  * failed (nothing appended).
  */
-static bool cxb_mlx5_mpw_add(struct cxb_tx_ring *ring, u32 prod,
-			     struct sk_buff *skb, bool inl)
+static __always_inline bool cxb_mlx5_mpw_add(struct cxb_tx_ring *ring,
+					     struct sk_buff *skb, bool inl)
 {
-	void *seg = cxb_mlx5_wqe(ring, prod) + ring->mpw.ds * CXB_MLX5_DS_SIZE;
+	void *seg = ring->mpw.seg;
 	struct cxb_mpw_ent *e = &ring->mpw_fifo[ring->mpw_prod & ring->mpw_mask];
 	u32 len = skb->len;
 
 	if (inl) {
 		struct mlx5_wqe_inline_seg *iseg = seg;
+		u32 ds = cxb_mlx5_inline_ds(len);
 
-		cxb_tx_copy_inline(iseg + 1, skb, 0, len);
+		cxb_mlx5_mpw_copy_inline(iseg, skb, ds);
 		iseg->byte_count = cxb_mlx5_inline_bc(len);
 		e->len = 0;
-		ring->mpw.ds += cxb_mlx5_inline_ds(len);
+		ring->mpw.ds += ds;
+		ring->mpw.seg = seg + ds * CXB_MLX5_DS_SIZE;
 	} else {
 		struct mlx5_wqe_data_seg *dseg = seg;
 		dma_addr_t dma;
 
-		dma = cxb_dma_map_linear(ring->dma_dev, skb->data, len);
-		if (unlikely(dma_mapping_error(ring->dma_dev, dma)))
-			return false;
+		/* The second half of the bounce buffer, a slot per session
+		 * packet in flight while fewer than a ring's worth are.
+		 */
+		if (len <= ring->bounce_max &&
+		    ring->mpw_prod - READ_ONCE(ring->mpw_cons) < ring->size) {
+			dma = cxb_tx_bounce(ring, skb, ring->size +
+					    (ring->mpw_prod & ring->size_mask));
+			e->len = 0;
+		} else {
+			dma = cxb_dma_map_linear(ring->dma_dev, skb->data,
+						 len);
+			if (unlikely(dma_mapping_error(ring->dma_dev, dma)))
+				return false;
+			e->addr = dma;
+			e->len = len;
+		}
 		dseg->addr = cpu_to_be64(dma);
 		dseg->lkey = ring->lkey;
 		dseg->byte_count = cpu_to_be32(len);
-		e->addr = dma;
-		e->len = len;
 		ring->mpw.ds++;
+		ring->mpw.seg = dseg + 1;
 	}
 	e->skb = skb;
 	ring->mpw_prod++;
-	ring->mpw.npkts++;
 	ring->mpw.bytes += len;
-	ring->xstats.mpwqe_pkts++;	/* the caller is in an xstats update */
 	return true;
 }
 
@@ -195,8 +260,7 @@ static bool cxb_mlx5_post_send(struct cxb_tx_ring *ring, u32 *pprod,
 		}
 	}
 	n = cxb_mlx5_ds_to_wqebbs(ds);
-	if ((prod & ring->size_mask) + n > ring->size)
-		prod = cxb_mlx5_post_nop(ring, prod);
+	prod = cxb_mlx5_wqe_fit(ring, prod, n);
 	ctrl = cxb_mlx5_wqe(ring, prod);
 	eth = (void *)(ctrl + 1);
 	info = &ring->tx_info[prod & ring->size_mask];
@@ -208,7 +272,15 @@ static bool cxb_mlx5_post_send(struct cxb_tx_ring *ring, u32 *pprod,
 		iseg->byte_count = cxb_mlx5_inline_bc(skb->len);
 		info->map0_len = 0;
 		info->nr_frags = 0;
-	} else if (unlikely(!cxb_tx_map(ring, skb, info, (void *)(eth + 1),
+	} else if (!nr_frags && headlen <= ring->bounce_max) {
+		/* the first half of the bounce buffer: a slot per WQEBB */
+		cxb_tx_set_data_seg((void *)(eth + 1),
+				    cxb_tx_bounce(ring, skb,
+						  prod & ring->size_mask),
+				    headlen, ring->lkey);
+		info->map0_len = 0;
+		info->nr_frags = 0;
+	} else if (unlikely(!cxb_tx_map(ring, skb, info, (void *)(eth + 1), 0,
 					headlen, nr_frags))) {
 		return false;
 	}
@@ -229,52 +301,165 @@ static bool cxb_mlx5_post_send(struct cxb_tx_ring *ring, u32 *pprod,
 	return true;
 }
 
-netdev_tx_t cxb_mlx5_start_xmit(struct sk_buff *skb, struct net_device *dev)
+/* Post the TCP GSO @skb as an LSO WQE at *@pprod, as cxb_mlx5_post_send()
+ * does a SEND: its @hdr header bytes inline in the eth segment, with the
+ * VLAN tag to insert in them (mlx5e_insert_vlan() in en_tx.c: the eth
+ * segment's insert field shares its place with inline_hdr), beside mss
+ * and cs_flags; data segments for the rest of the linear part and the
+ * frags. @bytes: its segments' bytes on the wire (tags not counted, as
+ * for a SEND). cxb_features_check() sent every skb whose headers are not
+ * all in the linear part, or whose WQE would not fit, to software GSO.
+ */
+static bool cxb_mlx5_post_lso(struct cxb_tx_ring *ring, u32 *pprod,
+			      struct sk_buff *skb, u32 hdr, u32 bytes)
 {
-	struct cxb_priv *priv = netdev_priv(dev);
-	u16 qidx = skb_get_queue_mapping(skb);
-	bool xmit_more, send_db, eligible, inl;
-	u32 len = skb->len, prod, pub;
-	struct cxb_tx_ring *ring;
-	bool stopped = false;
-	u8 cs;
+	bool vlan = skb_vlan_tag_present(skb);
+	u32 nr_frags = skb_shinfo(skb)->nr_frags;
+	u32 ihs = hdr + (vlan ? VLAN_HLEN : 0);
+	u32 headlen = skb_headlen(skb) - hdr;
+	struct mlx5_wqe_ctrl_seg *ctrl;
+	struct mlx5_wqe_eth_seg *eth;
+	struct cxb_tx_info *info;
+	u32 ds, n, prod = *pprod;
+	u8 *start;
 
-	/* stable here: see cxb_mlx4_start_xmit() */
-	if (unlikely(qidx >= priv->num_ch))
-		return cxb_tx_drop_no_ring(priv, skb);
-	ring = &priv->ch[qidx]->tx;
-	prefetchw(&ring->txq->dql);
+	ds = cxb_mlx5_eth_inline_ds(ihs) + nr_frags + !!headlen;
+	if (unlikely(hdr > skb_headlen(skb) || ds > CXB_MLX5_MAX_DS))
+		return false;
+	n = cxb_mlx5_ds_to_wqebbs(ds);
+	prod = cxb_mlx5_wqe_fit(ring, prod, n);
+	ctrl = cxb_mlx5_wqe(ring, prod);
+	eth = (void *)(ctrl + 1);
+	info = &ring->tx_info[prod & ring->size_mask];
+
+	if (unlikely(!cxb_tx_map(ring, skb, info,
+				 (void *)ctrl + cxb_mlx5_eth_inline_ds(ihs) *
+				 CXB_MLX5_DS_SIZE, hdr, headlen, nr_frags)))
+		return false;
+	memset(eth, 0, sizeof(*eth));
+	eth->cs_flags = cxb_mlx5_cs_flags(skb);
+	eth->mss = cpu_to_be16(skb_shinfo(skb)->gso_size);
+	eth->inline_hdr.sz = cpu_to_be16(ihs);
+	/* inline_hdr.start and the DS after it (not the 2-byte field) */
+	start = (u8 *)ctrl + CXB_MLX5_ETH_INLINE_OFF;
+	if (unlikely(vlan)) {
+		struct vlan_ethhdr *vh = (void *)start;
+
+		memcpy(start, skb->data, 2 * ETH_ALEN);
+		vh->h_vlan_proto = skb->vlan_proto;
+		vh->h_vlan_TCI = cpu_to_be16(skb_vlan_tag_get(skb));
+		/* the ethertype on: a pointer, not the 2-byte field */
+		memcpy(start + 2 * ETH_ALEN + VLAN_HLEN,
+		       skb->data + 2 * ETH_ALEN, hdr - 2 * ETH_ALEN);
+	} else {
+		memcpy(start, skb->data, hdr);
+	}
+	info->skb = skb;
+	info->nr_txbb = n;
+	info->nr_bytes = bytes;
+	info->mpw_pkts = 0;
+	cxb_mlx5_ctrl(ring, ctrl, prod, MLX5_OPCODE_LSO, ds);
+	ring->last_wqe = prod;
+	*pprod = prod + n;
+	return true;
+}
+
+/* Make room for @need DS in the session: keep the open one if it has
+ * them and the same checksum offload @csum (cxb_mlx5_cs_flags()), else
+ * close it; open one at @prod if none is open then. True if it opened
+ * one.
+ */
+static __always_inline bool cxb_mlx5_mpw_room(struct cxb_tx_ring *ring,
+					      u32 prod, bool csum, u32 need)
+{
+	if (ring->mpw.ds) {
+		if (likely(csum == ring->mpw.csum &&
+			   ring->mpw.ds + need <= CXB_MLX5_MAX_DS))
+			return false;
+		prod = cxb_mlx5_mpw_close(ring);
+	}
+	cxb_mlx5_mpw_open(ring, prod, csum);
+	return true;
+}
+
+/* Append the eligible @skb to the session (cxb_mlx5_mpw_room()), and
+ * say in *@opened whether it opened one. False if its mapping failed:
+ * the session is then open, maybe empty. A copy per value of @inl,
+ * which the room test needs first.
+ */
+static __always_inline bool cxb_mlx5_mpw_post(struct cxb_tx_ring *ring,
+					      u32 prod, struct sk_buff *skb,
+					      bool inl, bool *opened)
+{
+	bool csum = skb->ip_summed == CHECKSUM_PARTIAL;
+
+	if (inl) {
+		*opened = cxb_mlx5_mpw_room(ring, prod, csum,
+					    cxb_mlx5_inline_ds(skb->len));
+		return cxb_mlx5_mpw_add(ring, skb, true);
+	}
+	*opened = cxb_mlx5_mpw_room(ring, prod, csum, 1);
+	return cxb_mlx5_mpw_add(ring, skb, false);
+}
+
+/* The send path, specialised by two constants at its callers so that
+ * each copy has only the branches its packets need (as __cxb_mlx4_xmit()
+ * with @lso): @mpw, an eligible packet of a queue with MPWQE on, joins a
+ * session (and leaves it open); otherwise @skb goes as a SEND WQE (@lso
+ * false) or an LSO WQE (@lso true) after closing a session the packets
+ * before it left open.
+ */
+static __always_inline netdev_tx_t
+__cxb_mlx5_xmit(struct sk_buff *skb, struct cxb_tx_ring *ring, const bool lso,
+		const bool mpw)
+{
+	bool xmit_more, send_db, inl;
+	u32 len = skb->len, prod, pub;
+	u32 hdr = 0, segs = 1;
+	bool stopped = false, opened = false;
+
 	prod = ring->prod;
 
-	inl = len <= ring->inline_max;
-	cs = cxb_mlx5_cs_flags(skb);
-	eligible = ring->mpwqe_on && !skb_is_nonlinear(skb) &&
-		   !skb_vlan_tag_present(skb) && !skb_is_gso(skb);
-
-	u64_stats_update_begin(&ring->xstats_sync);
-	if (ring->mpw.ds &&
-	    (!eligible || cs != ring->mpw.cs ||
-	     ring->mpw.ds + (inl ? cxb_mlx5_inline_ds(len) : 1) >
-	     CXB_MLX5_MAX_DS))
-		prod = cxb_mlx5_mpw_close(ring);
-	if (eligible) {
-		if (!ring->mpw.ds)
-			cxb_mlx5_mpw_open(ring, prod, cs);
-		if (unlikely(!cxb_mlx5_mpw_add(ring, ring->mpw.wqe, skb, inl)))
-			goto drop;
-		/* full: no packet fits any more */
-		if (ring->mpw.ds == CXB_MLX5_MAX_DS)
-			prod = cxb_mlx5_mpw_close(ring);
-	} else if (unlikely(!cxb_mlx5_post_send(ring, &prod, skb, inl))) {
-		goto drop;
+	/* an LSO WQE is never inline, never joins a session (mlx5e,
+	 * mlx5e_tx_mpwqe_ensure_complete())
+	 */
+	inl = !lso && len <= ring->inline_max;
+	if (lso) {
+		/* len: the bytes of its segments on the wire (mlx5e's
+		 * num_bytes), for BQL and the counters
+		 */
+		hdr = skb_tcp_all_headers(skb);
+		segs = skb_shinfo(skb)->gso_segs;
+		len += (segs - 1) * hdr;
 	}
 
-	/* Stop before the next packet could find no room; an open session
-	 * holds the room of a maximal WQE.
+	u64_stats_update_begin(&ring->xstats_sync);
+	if (mpw) {
+		if (unlikely(!cxb_mlx5_mpw_post(ring, prod, skb, inl,
+						&opened)))
+			goto drop;
+	} else {
+		/* in order after the session the packets before left open */
+		if (unlikely(ring->mpw.ds))
+			prod = cxb_mlx5_mpw_close(ring);
+		if (lso) {
+			if (unlikely(!cxb_mlx5_post_lso(ring, &prod, skb, hdr,
+							len)))
+				goto drop;
+		} else if (unlikely(!cxb_mlx5_post_send(ring, &prod, skb,
+							 inl))) {
+			goto drop;
+		}
+	}
+
+	/* Stop before the next packet could find no room. The open session
+	 * holds the room of a maximal WQE: tested when it opens, as its
+	 * room only grows while it is open (cons moves on, it does not).
 	 */
-	if (unlikely(cxb_tx_free(ring, ring->mpw.ds ? ring->mpw.wqe +
-				   CXB_MLX5_MAX_WQEBBS : prod,
-				   READ_ONCE(ring->cons)) <
+	if ((!mpw || opened) &&
+	    unlikely(cxb_tx_room(ring, mpw ? ring->mpw.wqe +
+				 CXB_MLX5_MAX_WQEBBS : prod,
+				 READ_ONCE(ring->cons)) <
 		     CXB_TX_STOP_ROOM)) {
 		netif_tx_stop_queue(ring->txq);
 		stopped = true;
@@ -286,16 +471,18 @@ netdev_tx_t cxb_mlx5_start_xmit(struct sk_buff *skb, struct net_device *dev)
 
 	skb_tx_timestamp(skb);
 
-	/* A session never waits for a later packet to be announced. */
-	if (send_db && ring->mpw.ds)
-		prod = cxb_mlx5_mpw_close(ring);
-
-	pub = ring->mpw.ds ? ring->mpw.pub : prod;
-	/* Publish prod only now: a completion-side doorbell that reads it
-	 * must find every WQE below it written. An open session (and its
-	 * NOP pad) stays above it.
+	/* A session never waits for a later packet to be announced. While
+	 * it is open, the prod published stays below it (and its NOP pad):
+	 * its opening published that.
 	 */
-	smp_store_release(&ring->prod, pub);
+	if (mpw && send_db)
+		prod = cxb_mlx5_mpw_close(ring);
+	if (!mpw || send_db) {
+		/* Publish prod only now: a completion-side doorbell that
+		 * reads it must find every WQE below it written.
+		 */
+		smp_store_release(&ring->prod, prod);
+	}
 
 	if (send_db && unlikely(ring->db_opt & CXB_DB_OPT_AVOID) &&
 	    cxb_tx_defer_doorbell(ring, CXB_GEN_CX5)) {
@@ -310,8 +497,17 @@ netdev_tx_t cxb_mlx5_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	} else {
 		ring->xstats.xmit_more += xmit_more;
 	}
-	ring->xstats.packets++;
-	ring->xstats.bytes += len;
+	/* an LSO WQE: its segments (mlx5e counts them as packets); a
+	 * session's packets: when it closes
+	 */
+	if (!mpw) {
+		ring->xstats.packets += segs;
+		ring->xstats.bytes += len;
+	}
+	if (lso) {
+		ring->xstats.tso_packets++;
+		ring->xstats.tso_bytes += skb->len - hdr;
+	}
 	if (inl)
 		ring->xstats.inlined++;
 	if (unlikely(stopped)) {
@@ -324,13 +520,15 @@ netdev_tx_t cxb_mlx5_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	return NETDEV_TX_OK;
 
 drop:
+	ring->xstats.dropped += cxb_tx_skb_pkts(skb);
 	dev_kfree_skb_any(skb);
-	ring->xstats.dropped++;
 	/* A dropped packet may end a burst: close the session and announce
-	 * what is already posted.
+	 * what is already posted. An empty session is closed too: its room
+	 * was not tested.
 	 */
 	xmit_more = netdev_xmit_more();
-	if (!xmit_more && ring->mpw.ds)
+	if (ring->mpw.ds &&
+	    (!xmit_more || ring->mpw_prod == ring->mpw.fifo0))
 		prod = cxb_mlx5_mpw_close(ring);
 	pub = ring->mpw.ds ? ring->mpw.pub : prod;
 	/* WQEs before prod, as above */
@@ -342,6 +540,36 @@ drop:
 	}
 	u64_stats_update_end(&ring->xstats_sync);
 	return NETDEV_TX_OK;
+}
+
+/* A TCP GSO skb (NETIF_F_TSO, NETIF_F_TSO6): off the path of the others,
+ * so that its one test of gso_size is all they pay for LSO.
+ */
+static noinline netdev_tx_t cxb_mlx5_xmit_lso(struct sk_buff *skb,
+					      struct cxb_tx_ring *ring)
+{
+	return __cxb_mlx5_xmit(skb, ring, true, false);
+}
+
+netdev_tx_t cxb_mlx5_start_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+	u16 qidx = skb_get_queue_mapping(skb);
+	struct cxb_tx_ring *ring;
+
+	/* stable here: see cxb_mlx4_start_xmit() */
+	if (unlikely(qidx >= priv->num_ch))
+		return cxb_tx_drop_no_ring(priv, skb);
+	ring = &priv->ch[qidx]->tx;
+	prefetchw(&ring->txq->dql);
+
+	if (unlikely(skb_is_gso(skb)))
+		return cxb_mlx5_xmit_lso(skb, ring);
+	/* a session takes a linear packet with no VLAN tag to insert */
+	if (ring->mpwqe_on && !skb_is_nonlinear(skb) &&
+	    !skb_vlan_tag_present(skb))
+		return __cxb_mlx5_xmit(skb, ring, false, true);
+	return __cxb_mlx5_xmit(skb, ring, false, false);
 }
 
 /* ---- Completion ------------------------------------------------------- */
@@ -356,26 +584,37 @@ static void cxb_mlx5_unmap_frags(struct cxb_tx_ring *ring, u32 n)
 	}
 }
 
+/* Free the packets of the multi-packet WQE @info: out of line, so that
+ * the walk's registers are the SEND WQE's (a call per session), and with
+ * the FIFO's fields in locals, which the calls in the loop would reload.
+ */
+static noinline void cxb_mlx5_free_mpw(struct cxb_tx_ring *ring,
+				       struct cxb_tx_info *info, int budget)
+{
+	struct cxb_mpw_ent *fifo = ring->mpw_fifo;
+	u32 mask = ring->mpw_mask, c = ring->mpw_cons;
+	u32 end = c + info->mpw_pkts;
+
+	for (; c != end; c++) {
+		struct cxb_mpw_ent *e = &fifo[c & mask];
+
+		if (e->len)
+			dma_unmap_single(ring->dma_dev, e->addr, e->len,
+					 DMA_TO_DEVICE);
+		napi_consume_skb(e->skb, budget);
+	}
+	ring->mpw_cons = end;
+}
+
 /* Free the WQE at @cons: returns its WQEBBs, adds packets and bytes. */
 static __always_inline u32 cxb_mlx5_free_wqe(struct cxb_tx_ring *ring,
 					     u32 cons, int budget, u32 *pkts,
 					     u32 *bytes)
 {
 	struct cxb_tx_info *info = &ring->tx_info[cons & ring->size_mask];
-	u32 i;
 
 	if (info->mpw_pkts) {
-		for (i = 0; i < info->mpw_pkts; i++) {
-			struct cxb_mpw_ent *e =
-				&ring->mpw_fifo[ring->mpw_cons++ &
-						ring->mpw_mask];
-
-			if (e->len)
-				dma_unmap_single(ring->dma_dev, e->addr, e->len,
-						 DMA_TO_DEVICE);
-			napi_consume_skb(e->skb, budget);
-			e->skb = NULL;
-		}
+		cxb_mlx5_free_mpw(ring, info, budget);
 		*pkts += info->mpw_pkts;
 		*bytes += info->nr_bytes;
 		info->mpw_pkts = 0;
@@ -393,7 +632,7 @@ static __always_inline u32 cxb_mlx5_free_wqe(struct cxb_tx_ring *ring,
 }
 
 /* The TX completion walk of an mlx5 send queue: as cxb_mlx4_tx_complete(). */
-bool cxb_mlx5_tx_complete(struct cxb_channel *ch, int budget, bool napi)
+bool cxb_mlx5_tx_complete(struct cxb_channel *ch, int budget, bool in_napi)
 {
 	struct cxb_tx_ring *ring = &ch->tx;
 	struct cxb_cq *cq = &ch->tx_cq;
@@ -421,7 +660,7 @@ bool cxb_mlx5_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 
 			if (get_cqe_opcode(cqe) == MLX5_CQE_REQ_ERR)
 				cxb_tx_err_cqe(ch, wqe_counter, err->syndrome,
-					       err->vendor_err_synd, napi);
+					       err->vendor_err_synd, in_napi);
 			else
 				netdev_warn_once(ch->priv->netdev,
 						 "TX queue %u: CQE opcode %#x\n",
@@ -436,7 +675,7 @@ bool cxb_mlx5_tx_complete(struct cxb_channel *ch, int budget, bool napi)
 		ncqe++;
 		continue;
 bad:
-		cxb_tx_bad_cqe(ch, wqe_counter, cons, prod, napi);
+		cxb_tx_bad_cqe(ch, wqe_counter, cons, prod, in_napi);
 		ci++;
 		ncqe++;
 		break;
@@ -444,7 +683,7 @@ bad:
 
 	return cxb_tx_complete_finish(ring, cq, ci,
 				      cpu_to_be32(ci & CXB_MLX5_CI_MASK),
-				      ncqe, cons, pkts, bytes, budget, napi,
+				      ncqe, cons, pkts, bytes, budget, in_napi,
 				      CXB_GEN_CX5);
 }
 
@@ -454,7 +693,8 @@ int cxb_mlx5_napi_poll(struct napi_struct *napi, int budget)
 
 	ch->polls++;
 	return cxb_napi_poll_finish(ch, budget,
-				    cxb_mlx5_tx_complete(ch, budget, true));
+				    cxb_mlx5_tx_complete(ch, budget, true),
+				    CXB_GEN_CX5);
 }
 
 /* ---- Ring life cycle -------------------------------------------------- */
@@ -463,12 +703,12 @@ int cxb_mlx5_napi_poll(struct napi_struct *napi, int budget)
 void cxb_mlx5_tx_ring_init(struct cxb_tx_ring *ring)
 {
 	ring->mpw.ds = 0;
-	ring->mpw.npkts = 0;
+	ring->mpw.fifo0 = 0;
 	ring->mpw_prod = 0;
 	ring->mpw_cons = 0;
 	ring->last_wqe = 0;
 	ring->db_offset = 0;
-	*ring->db_rec = 0;
+	memset(ring->db_rec, 0, CXB_MLX5_DBR_SIZE);
 }
 
 /* Free what the device will never complete, an open session included.
@@ -476,15 +716,17 @@ void cxb_mlx5_tx_ring_init(struct cxb_tx_ring *ring)
  */
 void cxb_mlx5_tx_ring_drain(struct cxb_tx_ring *ring)
 {
-	u32 bytes = 0, pkts = 0;
+	u32 bytes = 0, skbs = 0, pkts = 0;
 
 	u64_stats_update_begin(&ring->xstats_sync);
 	if (ring->mpw.ds)
 		ring->prod = cxb_mlx5_mpw_close(ring);
 	u64_stats_update_end(&ring->xstats_sync);
-	while (ring->cons != ring->prod)
-		ring->cons += cxb_mlx5_free_wqe(ring, ring->cons, 0, &pkts,
+	while (ring->cons != ring->prod) {
+		pkts += cxb_tx_wqe_pkts(ring, ring->cons);
+		ring->cons += cxb_mlx5_free_wqe(ring, ring->cons, 0, &skbs,
 						&bytes);
+	}
 	u64_stats_update_begin(&ring->xstats_sync);
 	ring->xstats.dropped += pkts;
 	u64_stats_update_end(&ring->xstats_sync);
@@ -503,7 +745,7 @@ int cxb_mlx5_tx_alloc(struct cxb_priv *priv, struct cxb_tx_ring *ring)
 	if (!ring->mpw_fifo)
 		return -ENOMEM;
 	ring->mpw_mask = entries - 1;
-	ring->db_rec = dma_alloc_coherent(priv->dma_dev, sizeof(__be32),
+	ring->db_rec = dma_alloc_coherent(priv->dma_dev, CXB_MLX5_DBR_SIZE,
 					  &ring->db_dma, GFP_KERNEL);
 	if (!ring->db_rec)
 		return -ENOMEM;
@@ -514,7 +756,7 @@ int cxb_mlx5_tx_alloc(struct cxb_priv *priv, struct cxb_tx_ring *ring)
 void cxb_mlx5_tx_free(struct cxb_priv *priv, struct cxb_tx_ring *ring)
 {
 	if (ring->db_rec)
-		dma_free_coherent(priv->dma_dev, sizeof(__be32), ring->db_rec,
+		dma_free_coherent(priv->dma_dev, CXB_MLX5_DBR_SIZE, ring->db_rec,
 				  ring->db_dma);
 	ring->db_rec = NULL;
 	kvfree(ring->mpw_fifo);

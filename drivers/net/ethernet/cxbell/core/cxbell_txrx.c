@@ -145,12 +145,12 @@ bool cxb_tx_retry_doorbell(struct cxb_tx_ring *ring, int budget)
  * the queue was built, unless it is going down: the caller logs it and
  * schedules the reset.
  */
-static bool cxb_tx_fault(struct cxb_tx_ring *ring, bool napi)
+static bool cxb_tx_fault(struct cxb_tx_ring *ring, bool in_napi)
 {
 	u64_stats_update_begin(&ring->cstats_sync);
 	ring->cstats.err_cqe++;
 	u64_stats_update_end(&ring->cstats_sync);
-	if (ring->err_seen || !napi)
+	if (ring->err_seen || !in_napi)
 		return false;
 	ring->err_seen = true;
 	return true;
@@ -163,9 +163,9 @@ static bool cxb_tx_fault(struct cxb_tx_ring *ring, bool napi)
  * not while the datapath is going down anyway).
  */
 void cxb_tx_err_cqe(struct cxb_channel *ch, u16 wqe_index, u8 syndrome,
-		    u8 vendor_syndrome, bool napi)
+		    u8 vendor_syndrome, bool in_napi)
 {
-	if (!cxb_tx_fault(&ch->tx, napi))
+	if (!cxb_tx_fault(&ch->tx, in_napi))
 		return;
 	if (net_ratelimit())
 		netdev_err(ch->priv->netdev,
@@ -180,9 +180,9 @@ void cxb_tx_err_cqe(struct cxb_channel *ch, u16 wqe_index, u8 syndrome,
  * as after an error CQE, and counted with them.
  */
 void __cold cxb_tx_bad_cqe(struct cxb_channel *ch, u16 wqe_index, u32 cons,
-			   u32 prod, bool napi)
+			   u32 prod, bool in_napi)
 {
-	if (!cxb_tx_fault(&ch->tx, napi))
+	if (!cxb_tx_fault(&ch->tx, in_napi))
 		return;
 	if (net_ratelimit())
 		netdev_err(ch->priv->netdev,
@@ -274,50 +274,155 @@ void cxb_rx_ring_drain(struct cxb_rx_ring *ring)
 	}
 }
 
-/* A receive completion in error: the device could not receive into the
- * buffer (struct mlx4_err_cqe names it and says why). The receive queue
- * goes on; the frame is dropped (rx_dropped, rx_err_cqe).
+/* Receive WQEs of both generations are one 16-byte data segment of the
+ * same layout: mlx4's struct mlx4_wqe_data_seg, mlx5's mlx5_wqe_data_seg.
  */
-static noinline void cxb_rx_err_cqe(struct cxb_channel *ch,
-				    const struct mlx4_cqe *cqe)
-{
-	const struct mlx4_err_cqe *e = (const void *)cqe;
+static_assert(sizeof(struct mlx4_wqe_data_seg) ==
+	      sizeof(struct mlx5_wqe_data_seg));
+static_assert(offsetof(struct mlx4_wqe_data_seg, addr) ==
+	      offsetof(struct mlx5_wqe_data_seg, addr));
+static_assert(offsetof(struct mlx4_wqe_data_seg, lkey) ==
+	      offsetof(struct mlx5_wqe_data_seg, lkey));
 
+/* A receive completion in error: the device could not receive into the
+ * buffer (struct mlx4_err_cqe or mlx5_err_cqe names it and says why).
+ * The receive queue goes on; the frame is dropped (rx_dropped,
+ * rx_err_cqe).
+ */
+static noinline void cxb_rx_err_cqe(struct cxb_channel *ch, const void *cqe,
+				    enum cxb_gen gen)
+{
+	u32 wqe, synd, vendor;
+
+	if (gen == CXB_GEN_CX5) {
+		const struct mlx5_err_cqe *e = cqe;
+
+		wqe = be16_to_cpu(e->wqe_counter);
+		synd = e->syndrome;
+		vendor = e->vendor_err_synd;
+	} else {
+		const struct mlx4_err_cqe *e = cqe;
+
+		wqe = be16_to_cpu(e->wqe_index);
+		synd = e->syndrome;
+		vendor = e->vendor_err_syndrome;
+	}
 	if (net_ratelimit())
 		netdev_err(ch->priv->netdev,
 			   "RX queue %u: error CQE at WQE %u, syndrome %#x vendor %#x\n",
-			   ch->idx, be16_to_cpu(e->wqe_index), e->syndrome,
-			   e->vendor_err_syndrome);
+			   ch->idx, wqe, synd, vendor);
+}
+
+/* The receive CQE at @ci in the generation's format, if software owns
+ * it; read only after its owner bit.
+ */
+static __always_inline const void *cxb_rx_cq_next(struct cxb_cq *cq, u32 ci,
+						  enum cxb_gen gen)
+{
+	struct mlx5_cqe64 *cqe5;
+	struct mlx4_cqe *cqe4;
+
+	if (gen == CXB_GEN_CX5)
+		return cxb_mlx5_cq_next(cq, ci, &cqe5) ? cqe5 : NULL;
+	return cxb_mlx4_cq_next(cq, ci, &cqe4) ? cqe4 : NULL;
+}
+
+/* An error completion (its byte count means nothing). mlx5e takes any
+ * opcode but MLX5_CQE_RESP_SEND for one (mlx5e_handle_rx_cqe()).
+ */
+static __always_inline bool cxb_rx_cqe_err(const void *cqe, enum cxb_gen gen)
+{
+	if (gen == CXB_GEN_CX5)
+		return cxb_mlx5_cqe_opcode(cqe) != MLX5_CQE_RESP_SEND;
+	return cxb_mlx4_cqe_is_err(cqe);
+}
+
+/* A frame with a bad FCS: a ConnectX-3 delivers it flagged; a ConnectX-4+
+ * port drops it without a CQE (the port's counter, rx_crc_errors).
+ */
+static __always_inline bool cxb_rx_cqe_bad_fcs(const void *cqe,
+					       enum cxb_gen gen)
+{
+	if (gen == CXB_GEN_CX5)
+		return false;
+	return ((const struct mlx4_cqe *)cqe)->badfcs_enc & MLX4_CQE_BAD_FCS;
+}
+
+static __always_inline u32 cxb_rx_cqe_len(const void *cqe, enum cxb_gen gen)
+{
+	if (gen == CXB_GEN_CX5)
+		return be32_to_cpu(((const struct mlx5_cqe64 *)cqe)->byte_cnt);
+	return be32_to_cpu(((const struct mlx4_cqe *)cqe)->byte_cnt);
+}
+
+/* True if the device verified the IP header and TCP/UDP checksums. */
+static __always_inline bool cxb_rx_csum_ok(const void *cqe, enum cxb_gen gen)
+{
+	const struct mlx4_cqe *c = cqe;
+	u16 status;
+
+	if (gen == CXB_GEN_CX5)
+		return cxb_mlx5_rx_csum_ok(cqe);
+	status = be16_to_cpu(c->status);
+	return (status & MLX4_CQE_STATUS_IPOK) &&
+	       (status & (MLX4_CQE_STATUS_TCP | MLX4_CQE_STATUS_UDP)) &&
+	       c->checksum == cpu_to_be16(0xffff);
 }
 
 /* The RSS hash of the CQE into skb->hash: an L4 hash where the port
  * hashed the ports too (TCP, and UDP with cxb_adev.rss_udp; not for
  * fragments), an L3 one for other IP frames, none for the rest (the CQE
- * carries 0), the flow types of struct cxb_rss.
+ * carries 0), the flow types of struct cxb_rss. An mlx5 CQE says which
+ * in rss_hash_type (mlx5e_skb_set_hash()); an mlx4 one gives the frame's
+ * types, and @l4_mask the L4 ones the port hashes.
  */
-static void cxb_rx_hash(struct sk_buff *skb, const struct mlx4_cqe *cqe,
-			u16 l4_mask)
+static __always_inline void cxb_rx_hash(struct sk_buff *skb, const void *cqe,
+					u16 l4_mask, enum cxb_gen gen)
 {
-	u16 status = be16_to_cpu(cqe->status);
+	const struct mlx4_cqe *c = cqe;
+	u16 status;
 
+	if (gen == CXB_GEN_CX5) {
+		const struct mlx5_cqe64 *c5 = cqe;
+
+		if (c5->rss_hash_type & CQE_RSS_HTYPE_IP)
+			skb_set_hash(skb, be32_to_cpu(c5->rss_hash_result),
+				     c5->rss_hash_type & CQE_RSS_HTYPE_L4 ?
+				     PKT_HASH_TYPE_L4 : PKT_HASH_TYPE_L3);
+		return;
+	}
+	status = be16_to_cpu(c->status);
 	if (!(status & (MLX4_CQE_STATUS_IPV4 | MLX4_CQE_STATUS_IPV6)))
 		return;
-	skb_set_hash(skb, be32_to_cpu(cqe->immed_rss_invalid),
+	skb_set_hash(skb, be32_to_cpu(c->immed_rss_invalid),
 		     (status & l4_mask) && !(status & MLX4_CQE_STATUS_IPV4F) ?
 		     PKT_HASH_TYPE_L4 : PKT_HASH_TYPE_L3);
 }
 
-/* True if the device verified the IP header and TCP/UDP checksums. */
-static bool cxb_rx_csum_ok(const struct mlx4_cqe *cqe)
+/* The tag the device stripped (it does only if asked). */
+static __always_inline void cxb_rx_vlan(struct sk_buff *skb, const void *cqe,
+					enum cxb_gen gen)
 {
-	u16 status = be16_to_cpu(cqe->status);
+	const struct mlx4_cqe *c = cqe;
 
-	return (status & MLX4_CQE_STATUS_IPOK) &&
-	       (status & (MLX4_CQE_STATUS_TCP | MLX4_CQE_STATUS_UDP)) &&
-	       cqe->checksum == cpu_to_be16(0xffff);
+	if (gen == CXB_GEN_CX5) {
+		const struct mlx5_cqe64 *c5 = cqe;
+
+		if (cxb_mlx5_rx_has_vlan(c5))
+			__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q),
+					       be16_to_cpu(c5->vlan_info));
+		return;
+	}
+	if (c->vlan_my_qpn & cpu_to_be32(MLX4_CQE_CVLAN_PRESENT_MASK))
+		__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q),
+				       be16_to_cpu(c->sl_vid));
 }
 
-static int cxb_rx_poll(struct cxb_channel *ch, int budget)
+/* The receive completion walk, for a generation @gen (a constant at both
+ * callers, cxb_mlx4_rx_poll() and cxb_mlx5_rx_poll()).
+ */
+static __always_inline int __cxb_rx_poll(struct cxb_channel *ch, int budget,
+					 enum cxb_gen gen)
 {
 	struct net_device *dev = ch->priv->netdev;
 	bool rxcsum = dev->features & NETIF_F_RXCSUM;
@@ -329,7 +434,7 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 	u32 bytes = 0, dropped = 0, csum_ok = 0, err = 0, crc = 0;
 	struct cxb_xdp_poll xst = {};
 	struct cxb_cq *cq = &ch->rx_cq;
-	struct mlx4_cqe *cqe;
+	const void *cqe;
 	struct bpf_prog *prog;
 	struct xdp_buff xdp;
 	u32 ci = cq->ci;
@@ -340,7 +445,7 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 	if (prog)
 		xdp_init_buff(&xdp, truesize, &ring->xdp_rxq);
 
-	while (done < budget && cxb_mlx4_cq_next(cq, ci, &cqe)) {
+	while (done < budget && (cqe = cxb_rx_cq_next(cq, ci, gen))) {
 		u32 len, off = CXB_RX_HEADROOM;
 		struct cxb_rx_info *info;
 		struct sk_buff *skb;
@@ -358,10 +463,10 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 		 * frame with a bad FCS: dropped, as mlx4_en does, the page
 		 * back to the pool unread.
 		 */
-		if (unlikely(cxb_mlx4_cqe_is_err(cqe) ||
-			     (cqe->badfcs_enc & MLX4_CQE_BAD_FCS))) {
-			if (cxb_mlx4_cqe_is_err(cqe)) {
-				cxb_rx_err_cqe(ch, cqe);
+		if (unlikely(cxb_rx_cqe_err(cqe, gen) ||
+			     cxb_rx_cqe_bad_fcs(cqe, gen))) {
+			if (cxb_rx_cqe_err(cqe, gen)) {
+				cxb_rx_err_cqe(ch, cqe, gen);
 				err++;
 			} else {
 				crc++;
@@ -369,7 +474,7 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 			page_pool_recycle_direct(ring->pool, page);
 			continue;
 		}
-		len = be32_to_cpu(cqe->byte_cnt);
+		len = cxb_rx_cqe_len(cqe, gen);
 		if (unlikely(len < ETH_HLEN || len > ring->buf_len)) {
 			page_pool_recycle_direct(ring->pool, page);
 			dropped++;
@@ -397,16 +502,13 @@ static int cxb_rx_poll(struct cxb_channel *ch, int budget)
 		skb_reserve(skb, off);
 		skb_put(skb, len);
 		skb->protocol = eth_type_trans(skb, dev);
-		if (likely(rxcsum) && cxb_rx_csum_ok(cqe)) {
+		if (likely(rxcsum) && cxb_rx_csum_ok(cqe, gen)) {
 			skb->ip_summed = CHECKSUM_UNNECESSARY;
 			csum_ok++;
 		}
 		if (rxhash)
-			cxb_rx_hash(skb, cqe, l4_mask);
-		/* the tag the device stripped (it does only if asked) */
-		if (cqe->vlan_my_qpn & cpu_to_be32(MLX4_CQE_CVLAN_PRESENT_MASK))
-			__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q),
-					       be16_to_cpu(cqe->sl_vid));
+			cxb_rx_hash(skb, cqe, l4_mask, gen);
+		cxb_rx_vlan(skb, cqe, gen);
 		skb_record_rx_queue(skb, ch->idx);
 		bytes += len;
 		napi_gro_receive(&ch->napi, skb);
@@ -453,14 +555,22 @@ void cxb_cq_arm(struct cxb_cq *cq)
 		u64 q;
 	} arm;
 
-	cxb_mlx4_cq_arm_words(cq->arm_sn, cq->cqn, cq->ci, arm.w);
-	cq->db_rec[1] = cxb_mlx4_cq_arm_rec(cq->arm_sn, cq->ci);
+	/* The generation's words: mlx5_cq_arm() puts the consumer index
+	 * first and the CQN second, mlx4_cq_arm() the other way round.
+	 */
+	if (cq->gen == CXB_GEN_CX5) {
+		cxb_mlx5_cq_arm_words(cq->arm_sn, cq->cqn, cq->ci, arm.w);
+		cq->db_rec[1] = cxb_mlx5_cq_arm_rec(cq->arm_sn, cq->ci);
+	} else {
+		cxb_mlx4_cq_arm_words(cq->arm_sn, cq->cqn, cq->ci, arm.w);
+		cq->db_rec[1] = cxb_mlx4_cq_arm_rec(cq->arm_sn, cq->ci);
+	}
 	WRITE_ONCE(cq->armed, true);
 	/* The arm record must be visible before the device sees the arm. */
 	wmb();
-	/* Both words in one 64-bit write, as mlx4_cq_arm() does: they are
-	 * in device byte order already, so a raw store keeps them as they
-	 * are.
+	/* Both words in one 64-bit write, as mlx4_cq_arm() and
+	 * mlx5_cq_arm() do: they are in device byte order already, so a
+	 * raw store keeps them as they are.
 	 */
 #ifdef CONFIG_64BIT
 	__raw_writeq(arm.q, cq->db_reg);
@@ -499,7 +609,18 @@ void cxb_channel_arm(struct cxb_channel *ch)
 /* The NAPI poll after a generation's send completion walk (@tx_done: it
  * handled all): the XDP send queue, the receive ring, the re-arm.
  */
-int cxb_napi_poll_finish(struct cxb_channel *ch, int budget, bool tx_done)
+static int cxb_mlx4_rx_poll(struct cxb_channel *ch, int budget)
+{
+	return __cxb_rx_poll(ch, budget, CXB_GEN_CX3);
+}
+
+static int cxb_mlx5_rx_poll(struct cxb_channel *ch, int budget)
+{
+	return __cxb_rx_poll(ch, budget, CXB_GEN_CX5);
+}
+
+int cxb_napi_poll_finish(struct cxb_channel *ch, int budget, bool tx_done,
+			 enum cxb_gen gen)
 {
 	int rx_done;
 
@@ -508,7 +629,8 @@ int cxb_napi_poll_finish(struct cxb_channel *ch, int budget, bool tx_done)
 	if (ch->xdpsq.created && !cxb_xdp_complete(ch, budget, true))
 		tx_done = false;
 
-	rx_done = cxb_rx_poll(ch, budget);
+	rx_done = gen == CXB_GEN_CX5 ? cxb_mlx5_rx_poll(ch, budget) :
+				       cxb_mlx4_rx_poll(ch, budget);
 	/* No buffer posted (refills failed): no receive completion would
 	 * poll again, so keep polling until a refill succeeds.
 	 */

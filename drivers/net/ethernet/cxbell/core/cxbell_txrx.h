@@ -42,6 +42,30 @@ cxb_mlx5_wqe(const struct cxb_tx_ring *ring, u32 idx)
 	return ring->buf + ((idx & ring->size_mask) << CXB_MLX5_WQEBB_SHIFT);
 }
 
+/* An mlx5 send doorbell at @reg: the producer counter @prod to the
+ * record @db_rec, then the first 8 bytes of the control segment of
+ * @last, the last WQE posted, which asks for the CQE.
+ */
+static __always_inline void cxb_mlx5_ring_doorbell(void __iomem *reg,
+						   __be32 *db_rec, u32 prod,
+						   struct mlx5_wqe_ctrl_seg *last)
+{
+	const u64 *ctrl = (const u64 *)last;
+
+	last->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+	/* WQEs before the record the device reads */
+	dma_wmb();
+	db_rec[CXB_MLX5_SQ_DBR] = cpu_to_be32(prod & CXB_MLX5_IDX_MASK);
+	/* the record before the doorbell */
+	wmb();
+#ifdef CONFIG_64BIT
+	/* device byte order already: a raw store, one 64-bit write */
+	__raw_writeq(*ctrl, reg);
+#else
+	__iowrite64_copy(reg, ctrl, 1);
+#endif
+}
+
 /* The mlx5 send doorbell of @ring: the producer counter to the record,
  * then the first 8 bytes of the last WQE's control segment to the UAR.
  * That WQE, and only it, asks for a CQE: one completion per doorbell,
@@ -51,21 +75,9 @@ cxb_mlx5_wqe(const struct cxb_tx_ring *ring, u32 idx)
 static __always_inline void cxb_mlx5_tx_doorbell(struct cxb_tx_ring *ring)
 {
 	void __iomem *reg = ring->db_reg + ring->db_offset;
-	struct mlx5_wqe_ctrl_seg *last = cxb_mlx5_wqe(ring, ring->last_wqe);
-	const u64 *ctrl = (const u64 *)last;
 
-	last->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
-	/* WQEs before the record the device reads */
-	dma_wmb();
-	*ring->db_rec = cpu_to_be32(ring->prod & CXB_MLX5_IDX_MASK);
-	/* the record before the doorbell */
-	wmb();
-#ifdef CONFIG_64BIT
-	/* device byte order already: a raw store, one 64-bit write */
-	__raw_writeq(*ctrl, reg);
-#else
-	__iowrite64_copy(reg, ctrl, 1);
-#endif
+	cxb_mlx5_ring_doorbell(reg, ring->db_rec, ring->prod,
+			       cxb_mlx5_wqe(ring, ring->last_wqe));
 	ring->db_offset ^= CXB_MLX5_DB_ALT;
 	cxb_mmio_notify(ring->cadev, reg, sizeof(u64));
 }
@@ -123,11 +135,31 @@ static inline void cxb_tx_unmap_frags(struct cxb_tx_ring *ring, u32 from,
 	}
 }
 
+/* The packets @skb is in tx_packets: a GSO skb, its segments (one LSO
+ * WQE sends them all). A drop counts as many in tx_dropped.
+ */
+static inline u32 cxb_tx_skb_pkts(const struct sk_buff *skb)
+{
+	return skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
+}
+
+/* The packets of the WQE at @cons, as tx_packets counted them (before a
+ * drain frees it).
+ */
+static inline u32 cxb_tx_wqe_pkts(const struct cxb_tx_ring *ring, u32 cons)
+{
+	const struct cxb_tx_info *info = &ring->tx_info[cons & ring->size_mask];
+
+	return info->skb ? cxb_tx_skb_pkts(info->skb) : info->mpw_pkts;
+}
+
 static inline void cxb_tx_drop(struct cxb_tx_ring *ring, struct sk_buff *skb)
 {
+	u32 pkts = cxb_tx_skb_pkts(skb);
+
 	dev_kfree_skb_any(skb);
 	u64_stats_update_begin(&ring->xstats_sync);
-	ring->xstats.dropped++;
+	ring->xstats.dropped += pkts;
 	u64_stats_update_end(&ring->xstats_sync);
 }
 
@@ -145,14 +177,56 @@ static inline void cxb_tx_set_data_seg(struct mlx4_wqe_data_seg *dseg,
 	dseg->byte_count = cpu_to_be32(len);
 }
 
-/* Map the skb and write its data segments; false if a mapping failed.
- * The segments are written from the last to the first, as mlx4_en does
- * (en_tx.c): each TXBB's first dword is stored after the rest of it.
+/* One 64-byte block in eight 8-byte moves: no call, no string insn. */
+static __always_inline void cxb_tx_copy64(u64 *dst, const u64 *src)
+{
+	dst[0] = get_unaligned(src + 0);
+	dst[1] = get_unaligned(src + 1);
+	dst[2] = get_unaligned(src + 2);
+	dst[3] = get_unaligned(src + 3);
+	dst[4] = get_unaligned(src + 4);
+	dst[5] = get_unaligned(src + 5);
+	dst[6] = get_unaligned(src + 6);
+	dst[7] = get_unaligned(src + 7);
+}
+
+/* Copy a short linear frame into bounce slot @slot and return the
+ * slot's DMA address: no mapping now and no unmapping at completion, for
+ * the cost of a 64-byte copy (a device reads the same bytes either way).
+ * The copy moves whole 64-byte blocks in 8-byte loads and stores, so it
+ * may read up to 63 bytes past the frame: they lie in the same
+ * allocation, because the skb head always ends in its skb_shared_info,
+ * which is larger than a slot. The device reads only the frame. hns3
+ * copies short frames into a premapped buffer as well
+ * (hns3_handle_tx_bounce()).
+ */
+static __always_inline dma_addr_t cxb_tx_bounce(struct cxb_tx_ring *ring,
+						const struct sk_buff *skb,
+						u32 slot)
+{
+	u32 off = slot << CXB_TX_BOUNCE_SHIFT;
+	const u64 *src = (const u64 *)skb->data;
+	u64 *dst = ring->bounce + off;
+
+	BUILD_BUG_ON(sizeof(struct skb_shared_info) < CXB_TX_BOUNCE_SIZE);
+	BUILD_BUG_ON(CXB_TX_BOUNCE_SIZE != 128);
+	cxb_tx_copy64(dst, src);
+	if (skb->len > 64)
+		cxb_tx_copy64(dst + 8, src + 8);
+	ring->xstats.bounced++;		/* the caller is in an xstats update */
+	return ring->bounce_dma + off;
+}
+
+/* Map the skb and write its data segments; false if a mapping failed:
+ * @headlen bytes of the linear part from @off (an LSO WQE carries the
+ * @off header bytes inline), then @nr_frags fragments. The segments are
+ * written from the last to the first, as mlx4_en does (en_tx.c): each
+ * TXBB's first dword is stored after the rest of it.
  */
 static __always_inline bool
 cxb_tx_map(struct cxb_tx_ring *ring, struct sk_buff *skb,
 	   struct cxb_tx_info *info, struct mlx4_wqe_data_seg *dseg,
-	   u32 headlen, u32 nr_frags)
+	   u32 off, u32 headlen, u32 nr_frags)
 {
 	u32 i = nr_frags, mapped = 0;
 	dma_addr_t dma;
@@ -175,7 +249,8 @@ cxb_tx_map(struct cxb_tx_ring *ring, struct sk_buff *skb,
 		mapped++;
 	}
 	if (headlen) {
-		dma = cxb_dma_map_linear(ring->dma_dev, skb->data, headlen);
+		dma = cxb_dma_map_linear(ring->dma_dev, skb->data + off,
+					 headlen);
 		if (unlikely(dma_mapping_error(ring->dma_dev, dma)))
 			goto err_unmap;
 		info->map0_addr = dma;
@@ -383,10 +458,10 @@ cxb_tx_free_upto(struct cxb_tx_ring *ring, u32 *cons, u16 idx, int budget,
 static __always_inline bool
 cxb_tx_complete_finish(struct cxb_tx_ring *ring, struct cxb_cq *cq, u32 ci,
 		       __be32 ci_rec, u32 ncqe, u32 cons, u32 pkts, u32 bytes,
-		       int budget, bool napi, const enum cxb_gen gen)
+		       int budget, bool in_napi, const enum cxb_gen gen)
 {
 	if (!ncqe)
-		return likely(!READ_ONCE(ring->db_retry)) || !napi ||
+		return likely(!READ_ONCE(ring->db_retry)) || !in_napi ||
 		       cxb_tx_retry_doorbell(ring, budget);
 	cq->ci = ci;
 	*cq->db_rec = ci_rec;
@@ -404,8 +479,8 @@ cxb_tx_complete_finish(struct cxb_tx_ring *ring, struct cxb_cq *cq, u32 ci,
 	 */
 	if (!IS_ENABLED(CONFIG_BQL) || !bytes)
 		smp_mb(); /* pairs with cxb_tx_stop_recheck(), defer_doorbell */
-	if (unlikely(netif_tx_queue_stopped(ring->txq)) && napi &&
-	    cxb_tx_free(ring, READ_ONCE(ring->prod), cons) >=
+	if (unlikely(netif_tx_queue_stopped(ring->txq)) && in_napi &&
+	    cxb_tx_room(ring, READ_ONCE(ring->prod), cons) >=
 	    CXB_TX_WAKE_ROOM && cxb_tx_clear_stop(ring->txq)) {
 		/* netif_tx_wake_queue(), counted only if this call woke it:
 		 * xmit's recheck may have undone the stop meanwhile. BQL's
@@ -420,7 +495,7 @@ cxb_tx_complete_finish(struct cxb_tx_ring *ring, struct cxb_cq *cq, u32 ci,
 	 * (or one that retries what an earlier poll had to leave). Left
 	 * for later: not done, so NAPI polls again.
 	 */
-	if (napi && !cxb_tx_completion_doorbell(ring, budget, gen))
+	if (in_napi && !cxb_tx_completion_doorbell(ring, budget, gen))
 		return false;
 	return ncqe < CXB_TX_CQ_BUDGET;
 }

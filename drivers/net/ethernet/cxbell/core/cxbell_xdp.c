@@ -19,8 +19,11 @@
 #include "cxbell.h"
 #include "cxbell_txrx.h"
 
-/* An XDP send WQE: control segment and one data segment, one TXBB. */
+/* An XDP send WQE: control segment and one data segment, one TXBB; cx5:
+ * control, Ethernet and data segment, one WQEBB.
+ */
 #define CXB_XDP_WQE_DS		2
+#define CXB_XDP_WQE_DS5		3
 
 /* Each writer's fields fit the one cache line it owns. */
 static_assert(offsetof(struct cxb_xdp_sq, lock) -
@@ -31,18 +34,53 @@ static_assert(offsetof(struct cxb_xdp_sq, buf) -
 	      offsetof(struct cxb_xdp_sq, lock) <= SMP_CACHE_BYTES);
 #endif
 static_assert(CXB_XDP_WQE_DS * CXB_MLX4_DS_SIZE <= CXB_MLX4_TXBB_SIZE);
+static_assert(CXB_XDP_WQE_DS5 <= CXB_MLX5_DS_PER_WQEBB);
 
 /* ---- XDP send queue ----------------------------------------------------- */
 
-/* Tell the device about every WQE posted so far. sq->lock held. */
+/* Tell the device about every WQE posted so far (at least one since the
+ * last time). sq->lock held. cx5: the last one asks for the CQE that
+ * frees them all, as on a send ring (cxb_mlx5_tx_doorbell()).
+ */
 static void cxb_xdpsq_doorbell(struct cxb_xdp_sq *sq)
 {
-	cxb_mlx4_send_doorbell(sq->db_reg, sq->doorbell_qpn);
-	cxb_mmio_notify(sq->cadev, sq->db_reg, sizeof(u32));
+	if (sq->gen == CXB_GEN_CX5) {
+		void __iomem *reg = sq->db_reg + sq->db_offset;
+		u32 last = (sq->prod - 1) & sq->size_mask;
+
+		cxb_mlx5_ring_doorbell(reg, sq->db_rec, sq->prod,
+				       sq->buf + (last << CXB_MLX5_WQEBB_SHIFT));
+		sq->db_offset ^= CXB_MLX5_DB_ALT;
+		cxb_mmio_notify(sq->cadev, reg, sizeof(u64));
+	} else {
+		cxb_mlx4_send_doorbell(sq->db_reg, sq->doorbell_qpn);
+		cxb_mmio_notify(sq->cadev, sq->db_reg, sizeof(u32));
+	}
 	sq->prod_bell = sq->prod;
 	u64_stats_update_begin(&sq->xstats_sync);
 	sq->doorbells++;
 	u64_stats_update_end(&sq->xstats_sync);
+}
+
+/* The mlx5 SEND WQE at @prod: control, an Ethernet segment asking for
+ * nothing (no checksum, no inline headers), one data segment; one WQEBB,
+ * no completion unless a doorbell names it (mlx5e_xmit_xdp_frame(),
+ * en/xdp.c, builds the same).
+ */
+static void cxb_xdpsq_post_mlx5(struct cxb_xdp_sq *sq, u32 prod,
+				dma_addr_t dma, u32 len)
+{
+	struct mlx5_wqe_ctrl_seg *ctrl = sq->buf + ((prod & sq->size_mask) <<
+						    CXB_MLX5_WQEBB_SHIFT);
+	struct mlx5_wqe_eth_seg *eth = (void *)(ctrl + 1);
+	struct mlx5_wqe_data_seg *dseg = (void *)(eth + 1);
+
+	cxb_mlx5_ctrl_init(ctrl, prod, MLX5_OPCODE_SEND, sq->doorbell_qpn,
+			   CXB_XDP_WQE_DS5);
+	memset(eth, 0, sizeof(*eth));
+	dseg->addr = cpu_to_be64(dma);
+	dseg->lkey = sq->lkey;
+	dseg->byte_count = cpu_to_be32(len);
 }
 
 /* Write one send WQE for @len bytes at @dma; false if the ring is full.
@@ -68,6 +106,11 @@ static bool cxb_xdpsq_post(struct cxb_xdp_sq *sq, dma_addr_t dma, u32 len,
 	info->len = len;
 	info->type = type;
 
+	if (sq->gen == CXB_GEN_CX5) {
+		cxb_xdpsq_post_mlx5(sq, prod, dma, len);
+		sq->prod = prod + 1;
+		return true;
+	}
 	ctrl = sq->buf + (idx << CXB_MLX4_TXBB_SHIFT);
 	dseg = (struct mlx4_wqe_data_seg *)(ctrl + 1);
 	dseg->addr = cpu_to_be64(dma);
@@ -106,13 +149,13 @@ static bool cxb_xdp_tx(struct cxb_xdp_sq *sq, struct xdp_buff *xdp,
 	return ok;
 }
 
-static void cxb_xdpsq_free(struct cxb_xdp_sq *sq, u32 cons, bool napi)
+static void cxb_xdpsq_free(struct cxb_xdp_sq *sq, u32 cons, bool in_napi)
 {
 	struct cxb_xdp_info *info = &sq->info[cons & sq->size_mask];
 
 	if (info->type == CXB_XDP_TX) {
 		/* Back to the pool of the channel whose NAPI this is. */
-		if (napi)
+		if (in_napi)
 			page_pool_recycle_direct(sq->pool, info->page);
 		else
 			page_pool_put_full_page(sq->pool, info->page, false);
@@ -127,12 +170,12 @@ static void cxb_xdpsq_free(struct cxb_xdp_sq *sq, u32 cons, bool napi)
 /* Count a fault of the XDP send queue (tx_xdp_err_cqe); true for the
  * first one, as cxb_tx_fault(): the caller logs it and resets.
  */
-static bool cxb_xdpsq_fault(struct cxb_xdp_sq *sq, bool napi)
+static bool cxb_xdpsq_fault(struct cxb_xdp_sq *sq, bool in_napi)
 {
 	u64_stats_update_begin(&sq->cstats_sync);
 	sq->err_cqes++;
 	u64_stats_update_end(&sq->cstats_sync);
-	if (sq->err_seen || !napi)
+	if (sq->err_seen || !in_napi)
 		return false;
 	sq->err_seen = true;
 	return true;
@@ -143,18 +186,15 @@ static bool cxb_xdpsq_fault(struct cxb_xdp_sq *sq, bool napi)
  * queue (cxb_tx_err_cqe()); only a reset brings it back, as mlx5e
  * recovers its XDP send queues. The walk frees up to the failed WQE.
  */
-static noinline void cxb_xdp_err_cqe(struct cxb_channel *ch,
-				     const struct mlx4_cqe *cqe, bool napi)
+static noinline void cxb_xdp_err_cqe(struct cxb_channel *ch, u16 wqe,
+				     u8 synd, u8 vendor, bool in_napi)
 {
-	const struct mlx4_err_cqe *err = (const void *)cqe;
-
-	if (!cxb_xdpsq_fault(&ch->xdpsq, napi))
+	if (!cxb_xdpsq_fault(&ch->xdpsq, in_napi))
 		return;
 	if (net_ratelimit())
 		netdev_err(ch->priv->netdev,
 			   "XDP send queue %u: error CQE at WQE %u, syndrome %#x vendor %#x; resetting\n",
-			   ch->idx, be16_to_cpu(err->wqe_index), err->syndrome,
-			   err->vendor_err_syndrome);
+			   ch->idx, wqe, synd, vendor);
 	cxb_schedule_reset(ch->priv);
 }
 
@@ -162,9 +202,9 @@ static noinline void cxb_xdp_err_cqe(struct cxb_channel *ch,
  * cxb_tx_bad_cqe()): nothing more freed, the queue reset.
  */
 static void __cold cxb_xdp_bad_cqe(struct cxb_channel *ch, u16 wqe_index,
-				   u32 cons, u32 prod, bool napi)
+				   u32 cons, u32 prod, bool in_napi)
 {
-	if (!cxb_xdpsq_fault(&ch->xdpsq, napi))
+	if (!cxb_xdpsq_fault(&ch->xdpsq, in_napi))
 		return;
 	if (net_ratelimit())
 		netdev_err(ch->priv->netdev,
@@ -174,36 +214,72 @@ static void __cold cxb_xdp_bad_cqe(struct cxb_channel *ch, u16 wqe_index,
 }
 
 /* Handle the XDP send queue's completions. Returns true when all pending
- * ones were handled. @napi false: the queue is being torn down.
+ * ones were handled. @in_napi: called from the channel's NAPI poll, so
+ * pages may go straight back to its page_pool; false: the queue is being
+ * torn down.
  */
-bool cxb_xdp_complete(struct cxb_channel *ch, int budget, bool napi)
+/* The XDP send CQE at @ci if software owns it: the WQE it names in
+ * @wqe_index; an error CQE's syndromes in @synd and @vendor, else false.
+ */
+static bool cxb_xdp_cq_next(struct cxb_cq *cq, u32 ci, enum cxb_gen gen,
+			    u16 *wqe_index, bool *err, u8 *synd, u8 *vendor)
+{
+	if (gen == CXB_GEN_CX5) {
+		struct mlx5_cqe64 *cqe;
+		const struct mlx5_err_cqe *e;
+
+		if (!cxb_mlx5_cq_next(cq, ci, &cqe))
+			return false;
+		e = (const void *)cqe;
+		*wqe_index = be16_to_cpu(cqe->wqe_counter);
+		*err = cxb_mlx5_cqe_opcode(cqe) == MLX5_CQE_REQ_ERR;
+		*synd = e->syndrome;
+		*vendor = e->vendor_err_synd;
+	} else {
+		struct mlx4_cqe *cqe;
+		const struct mlx4_err_cqe *e;
+
+		if (!cxb_mlx4_cq_next(cq, ci, &cqe))
+			return false;
+		e = (const void *)cqe;
+		*wqe_index = be16_to_cpu(cqe->wqe_index);
+		*err = cxb_mlx4_cqe_is_err(cqe);
+		*synd = e->syndrome;
+		*vendor = e->vendor_err_syndrome;
+	}
+	return true;
+}
+
+bool cxb_xdp_complete(struct cxb_channel *ch, int budget, bool in_napi)
 {
 	struct cxb_xdp_sq *sq = &ch->xdpsq;
 	struct cxb_cq *cq = &ch->xdp_cq;
 	u32 ci = cq->ci, cons = sq->cons, prod = cons;
-	struct mlx4_cqe *cqe;
+	u8 synd, vendor;
+	u16 wqe_index;
 	u32 ncqe = 0;
+	bool err;
 
-	while (cxb_mlx4_cq_next(cq, ci, &cqe)) {
-		u16 wqe_index;
-
+	while (cxb_xdp_cq_next(cq, ci, sq->gen, &wqe_index, &err, &synd,
+			       &vendor)) {
 		if (unlikely(ncqe == CXB_TX_CQ_BUDGET))
 			break;
-		wqe_index = be16_to_cpu(cqe->wqe_index);
-		/* as in cxb_tx_complete(): every WQE here is one TXBB */
+		/* as in cxb_tx_complete(): every WQE here is one TXBB; a
+		 * cx5 CQE frees every WQE up to the one a doorbell named
+		 */
 		if (unlikely(!cxb_cqe_outstanding(&sq->prod, &prod, cons,
 						  wqe_index))) {
-			cxb_xdp_bad_cqe(ch, wqe_index, cons, prod, napi);
+			cxb_xdp_bad_cqe(ch, wqe_index, cons, prod, in_napi);
 			ci++;
 			ncqe++;
 			break;
 		}
-		if (unlikely(cxb_mlx4_cqe_is_err(cqe)))
-			cxb_xdp_err_cqe(ch, cqe, napi);
+		if (unlikely(err))
+			cxb_xdp_err_cqe(ch, wqe_index, synd, vendor, in_napi);
 		for (;;) {
 			bool last = (u16)cons == wqe_index;
 
-			cxb_xdpsq_free(sq, cons, napi);
+			cxb_xdpsq_free(sq, cons, in_napi);
 			cons++;
 			if (last)
 				break;
@@ -232,7 +308,10 @@ int cxb_xdpsq_alloc(struct cxb_priv *priv, struct cxb_channel *ch)
 	u32 size = ch->cfg.tx_ring_size, i;
 	int err;
 
-	err = cxb_cq_alloc(priv, ch, &ch->xdp_cq, size, CXB_MLX4_CQE_SIZE);
+	sq->gen = priv->cadev->gen;
+	err = cxb_cq_alloc(priv, ch, &ch->xdp_cq, size,
+			   sq->gen == CXB_GEN_CX5 ? CXB_MLX5_CQE_SIZE :
+			   CXB_MLX4_CQE_SIZE);
 	if (err)
 		return err;
 
@@ -254,10 +333,20 @@ int cxb_xdpsq_alloc(struct cxb_priv *priv, struct cxb_channel *ch)
 				     &sq->buf_dma, GFP_KERNEL);
 	if (!sq->buf)
 		return -ENOMEM;
-	/* Lap 0: every TXBB owned by software, stamped. */
-	for (i = 0; i < size; i++)
-		*(__be32 *)(sq->buf + (i << CXB_MLX4_TXBB_SHIFT)) =
-			cpu_to_be32(CXB_MLX4_STAMP | CXB_MLX4_OWNER_BIT);
+	if (sq->gen == CXB_GEN_CX5) {
+		/* no owner bits: the doorbell record says what is posted */
+		sq->db_rec = dma_alloc_coherent(priv->dma_dev,
+						CXB_MLX5_DBR_SIZE, &sq->db_dma,
+						GFP_KERNEL);
+		if (!sq->db_rec)
+			return -ENOMEM;
+	} else {
+		/* Lap 0: every TXBB owned by software, stamped. */
+		for (i = 0; i < size; i++)
+			*(__be32 *)(sq->buf + (i << CXB_MLX4_TXBB_SHIFT)) =
+				cpu_to_be32(CXB_MLX4_STAMP |
+					    CXB_MLX4_OWNER_BIT);
+	}
 	ch->rx.xdpsq = sq;
 	return 0;
 }
@@ -276,6 +365,7 @@ int cxb_xdpsq_activate(struct cxb_priv *priv, struct cxb_channel *ch)
 	p.log_stride = CXB_MLX4_TXBB_SHIFT;
 	p.cqn = ch->xdp_cq.cqn;
 	p.channel = ch->idx;
+	p.db_dma = sq->db_dma;
 	err = priv->ops->sq_create(priv->cadev, &p, &sq->hw);
 	if (err)
 		return err;
@@ -286,7 +376,7 @@ int cxb_xdpsq_activate(struct cxb_priv *priv, struct cxb_channel *ch)
 }
 
 /* The device forgets the queue: no fetch, no CQE after this. */
-void cxb_xdpsq_stop(struct cxb_priv *priv, struct cxb_channel *ch)
+void cxb_xdpsq_hw_destroy(struct cxb_priv *priv, struct cxb_channel *ch)
 {
 	struct cxb_xdp_sq *sq = &ch->xdpsq;
 
@@ -302,7 +392,7 @@ void cxb_xdpsq_destroy(struct cxb_priv *priv, struct cxb_channel *ch)
 {
 	struct cxb_xdp_sq *sq = &ch->xdpsq;
 
-	cxb_xdpsq_stop(priv, ch);
+	cxb_xdpsq_hw_destroy(priv, ch);
 	ch->rx.xdpsq = NULL;
 	if (sq->buf) {
 		if (ch->xdp_cq.buf)
@@ -315,6 +405,10 @@ void cxb_xdpsq_destroy(struct cxb_priv *priv, struct cxb_channel *ch)
 				  sq->buf, sq->buf_dma);
 		sq->buf = NULL;
 	}
+	if (sq->db_rec)
+		dma_free_coherent(priv->dma_dev, CXB_MLX5_DBR_SIZE, sq->db_rec,
+				  sq->db_dma);
+	sq->db_rec = NULL;
 	kvfree(sq->info);
 	sq->info = NULL;
 	cxb_cq_destroy(priv, &ch->xdp_cq);

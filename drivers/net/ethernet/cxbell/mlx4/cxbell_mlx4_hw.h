@@ -213,18 +213,10 @@ static inline void __iomem *cxb_mlx4_cq_db_reg(void __iomem *uar_map)
 	return (u8 __iomem *)uar_map + CXB_MLX4_CQ_DB;
 }
 
-/* BlueFlame: a BF page holds registers of caps.bf_reg_size bytes; each is
- * two buffers of half that size, which the core posts to alternately.
- * What mlx4_bf_alloc() hands out for register @idx of the page at
- * @bf_map, and the buffer size the core is told.
+/* BlueFlame: a BF page holds registers of caps.bf_reg_size bytes
+ * (mlx4_bf_alloc() hands out one); each is two buffers of half that size,
+ * which the core posts to alternately: the buffer size the core is told.
  */
-static inline void __iomem *cxb_mlx4_bf_reg(void __iomem *bf_map,
-					    unsigned int idx,
-					    unsigned int bf_reg_size)
-{
-	return (u8 __iomem *)bf_map + idx * bf_reg_size;
-}
-
 static inline unsigned int cxb_mlx4_bf_buf_size(unsigned int bf_reg_size)
 {
 	return bf_reg_size / 2;

@@ -53,8 +53,8 @@ static void cxb_mlx4_port_publish(struct cxb_mlx4_dev *mdev, u8 num,
 static int cxb_mlx4_port_add(struct cxb_mlx4_dev *mdev, u8 num)
 {
 	struct mlx4_dev *dev = mdev->dev;
-	struct cxb_mlx4_port *port;
 	struct auxiliary_device *adev;
+	struct cxb_mlx4_port *port;
 	int err, id;
 
 	port = kzalloc(sizeof(*port), GFP_KERNEL);
@@ -101,6 +101,11 @@ static int cxb_mlx4_port_add(struct cxb_mlx4_dev *mdev, u8 num)
 	/* the RSS QP spreads over 2^n consecutive receive QPs */
 	port->cadev.rss_pow2 = true;
 	port->cadev.rss_udp = !!(dev->caps.flags & MLX4_DEV_CAP_FLAG_UDP_RSS);
+	/* LSO as mlx4_en offers it (en_main.c: LSO_support is the BLH
+	 * capability), up to mlx4_core's max_gso_sz (fw.c)
+	 */
+	if (dev->caps.flags & MLX4_DEV_CAP_FLAG_BLH)
+		port->cadev.max_gso_size = dev->caps.max_gso_sz;
 	ether_addr_copy(port->cadev.mac, port->mac);
 	/* as mlx4_en (en_ethtool.c) prints mlx4_core's caps.fw_ver */
 	snprintf(port->cadev.fw_version, sizeof(port->cadev.fw_version),

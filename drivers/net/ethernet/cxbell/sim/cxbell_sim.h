@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cxbell_sim: a software ConnectX-3 (mlx4 descriptor generation).
+ * cxbell_sim: a software ConnectX-3 (mlx4 descriptors), whose adapters of
+ * generation cx5 have ConnectX-4+ send queues (mlx5 descriptors).
  *
  * The model sees only what a device sees: writes to the register pages it
  * handed out (reported by the core through ops->mmio_notify) and host
@@ -11,12 +12,17 @@
  *   cxbell_sim_bus.c      bus, adapters, ports (auxiliary devices), module
  *   cxbell_sim_dma.c      dma_map_ops, device-side DMA accessors, PCIe model
  *   cxbell_sim_queue.c    backend ops: ports, queues, register decoding
- *   cxbell_sim_engine.c   TX engine (fetch, execute) and stranded detector
+ *   cxbell_sim_tx.c       send engine: mlx4 WQE fetch and execute,
+ *                         inline and deferred runs
+ *   cxbell_sim_lso.c      LSO WQEs: the packet cut into TCP segments
+ *   cxbell_sim_bf.c       BlueFlame writes: carried WQEs, their FIFO
+ *   cxbell_sim_pause.c    802.3x pause: the wire, held frames, resume
+ *   cxbell_sim_stranded.c stranded-WQE detector
  *   cxbell_sim_cq.c       CQE writer, arming, interrupts
  *   cxbell_sim_rx.c       receive side: RSS, RX buffers, RX CQEs
  *   cxbell_sim_pkt.c      header parsing, checksums, RSS hash
  *   cxbell_sim_debugfs.c  counters and debugfs
- *   cxbell_sim_mlx5.c     cx5 adapters: mlx5 send queues (see there)
+ *   cxbell_sim_mlx5.c     cx5 adapters: mlx5 send queues, CQ arms (see there)
  *
  * Registers, BlueFlame, WQE formats, PCIe model, pause: Documentation/sim.rst.
  *
@@ -50,8 +56,7 @@
 #define CXB_SIM_MAX_CHANNELS	8
 #define CXB_SIM_MAX_MTU		9000
 #define CXB_SIM_DEF_MTU		1500
-#define CXB_SIM_DEF_SPEED	10000	/* Mb/s: the QEMU model's 10G ports */
-#define CXB_SIM_MAX_SPEED	400000	/* the fastest a debugfs speed may say */
+#define CXB_SIM_DEF_SPEED	56000	/* Mb/s: a ConnectX-3 Pro 40/56GbE port */
 #define CXB_SIM_MAX_ID		0xffff	/* adapter ID: MAC bytes 2-3 */
 #define CXB_SIM_LKEY		0x00cb0d01U
 /* Receive filter: a ConnectX-3 port's MAC table holds 128 addresses
@@ -87,6 +92,9 @@
 /* Frame buffer: largest gathered frame, and the head room that aligns IP */
 #define CXB_SIM_FRAME_MAX	(SZ_64K + 256)
 #define CXB_SIM_FRAME_PAD	2
+/* Largest packet an LSO WQE carries (cxb_adev.max_gso_size) */
+#define CXB_SIM_LSO_MAX		SZ_64K
+static_assert(CXB_SIM_LSO_MAX <= CXB_SIM_FRAME_MAX);
 
 /* PCIe model */
 #define CXB_SIM_TLP_PAYLOAD	256
@@ -162,6 +170,8 @@ enum cxb_sim_cnt {
 	CXB_SIM_C_RX_FILTERED,		/* frames the receive filter refused */
 	CXB_SIM_C_TX_VLAN_INSERTED,	/* frames sent with a tag inserted */
 	CXB_SIM_C_RX_VLAN_STRIPPED,	/* frames received with the tag stripped */
+	CXB_SIM_C_TX_LSO_WQES,		/* LSO WQEs executed */
+	CXB_SIM_C_TX_LSO_SEGMENTS,	/* TCP segments they were cut into */
 	CXB_SIM_NR_CNT
 };
 
@@ -259,6 +269,25 @@ struct cxb_sim_cq {
 	struct rcu_head rcu;
 };
 
+/* The LSO WQE whose segments are going out (cxbell_sim_lso.c) */
+struct cxb_sim_lso {
+	u8 *buf;		/* its packet, from CXB_SIM_FRAME_PAD */
+	unsigned int len;	/* of the packet; 0: no LSO WQE running */
+	unsigned int off;	/* next payload byte to send */
+	unsigned int hdr;	/* header bytes (a tag inserted included) */
+	unsigned int mss;
+	unsigned int seg;	/* segments sent so far */
+	u32 idx;		/* the WQE's ring index */
+	u32 seq;		/* the header's TCP sequence number */
+	u16 ip_id;		/* its IPv4 ID */
+	u8 tcp_flags;		/* its TCP flags */
+	bool vlan;		/* a tag inserted */
+	bool ip_cs;		/* the WQE asks for IP header checksums */
+	bool l4_cs;		/* and TCP checksums */
+	bool cqe;		/* cx3: for a CQE after the last segment */
+	struct cxb_sim_pkt pk;	/* the header, parsed */
+};
+
 /* The WQE being executed: control segment and DS - 1 segments */
 union cxb_sim_wqe {
 	struct mlx4_wqe_ctrl_seg ctrl;
@@ -320,6 +349,7 @@ struct cxb_sim_sq {
 	unsigned int mpw_off;	/* next packet segment, 0: none left */
 	unsigned int mpw_end;	/* DS * 16 */
 	unsigned int mpw_len;	/* bytes sent so far (CQE byte_cnt) */
+	struct cxb_sim_lso lso;
 	union cxb_sim_wqe wqe;
 	/* BlueFlame copies not executed yet, in index order */
 	struct cxb_sim_bf *bf;	/* CXB_SIM_BF_PENDING */
@@ -387,7 +417,19 @@ struct cxb_sim_port {
 	bool enabled;
 	bool link;
 	bool pause;		/* 802.3x: push back instead of dropping */
-	u32 speed;		/* Mb/s reported (debugfs speed) */
+	/* Link settings (cxbell_sim_link.c), under ad->lock: the module's
+	 * fastest speed in Mb/s (debugfs speed), the supported (cap) and
+	 * advertised (adv) modes, autonegotiation, the forced speed; the
+	 * outcome: the link's speed (0: none), the partner's advertised
+	 * modes (0: it does not negotiate)
+	 */
+	u32 speed;
+	u32 cap;
+	u32 adv;
+	bool an;
+	u32 force_speed;
+	u32 link_speed;
+	u32 lp_adv;
 	/* what the port receives; NULL (closed, or nothing programmed
 	 * yet): broadcast only
 	 */
@@ -397,6 +439,7 @@ struct cxb_sim_port {
 	 */
 	struct cxb_sim_rss __rcu *rss;
 	atomic64_t port_rx_dropped;	/* rx_dropped, never reset */
+	atomic64_t port_rx_crc_errors;	/* cx5: bad FCS dropped, likewise */
 	atomic_t paused_sqs;	/* own SQs whose engine is paused */
 	atomic_t resume_rr;	/* rotates the order queues resume in */
 	struct hrtimer pause_timer;	/* retry while an engine is paused */
@@ -444,7 +487,11 @@ struct cxb_sim_adapter {
 	 * unplugged, neither port has link and frames on the wire are lost.
 	 */
 	bool cable;
-	struct mutex lock;	/* queue create/destroy, port open/close */
+	/* a link settings change: both ends' link down until an_work */
+	bool an_pending;
+	struct delayed_work an_work;
+	/* queue create/destroy, port open/close, link settings */
+	struct mutex lock;
 	struct xarray cqs;	/* cqn -> struct cxb_sim_cq */
 	struct ida qpns;
 	int engine;		/* enum cxb_sim_engine_mode */
@@ -544,31 +591,81 @@ void cxb_sim_pcie_mmio(struct cxb_sim_port *port, size_t len);
 
 /* cxbell_sim_queue.c */
 void cxb_sim_port_reap(struct cxb_sim_port *port);
-void cxb_sim_set_cable(struct cxb_sim_adapter *ad, bool in);
 
-/* cxbell_sim_engine.c */
+/* cxbell_sim_link.c */
+void cxb_sim_port_link_init(struct cxb_sim_port *port);
+bool cxb_sim_speed_valid(u32 speed);
+void cxb_sim_link_update(struct cxb_sim_adapter *ad);
+void cxb_sim_an_work(struct work_struct *work);
+void cxb_sim_set_cable(struct cxb_sim_adapter *ad, bool in);
+int cxb_sim_port_set_speed(struct cxb_sim_port *port, u32 speed);
+void cxb_sim_get_link_info(struct cxb_adev *cadev, struct cxb_link_info *li);
+int cxb_sim_set_link(struct cxb_adev *cadev, const struct cxb_link_cfg *cfg);
+
+/* cxbell_sim_tx.c */
+static inline dma_addr_t cxb_sim_sq_addr(struct cxb_sim_sq *sq, u32 idx)
+{
+	return sq->buf_dma + ((dma_addr_t)(idx & (sq->size - 1)) <<
+			      CXB_MLX4_TXBB_SHIFT);
+}
+
+static inline bool cxb_sim_wqe_owned(struct cxb_sim_sq *sq, u32 idx,
+				     const struct mlx4_wqe_ctrl_seg *ctrl)
+{
+	return (be32_to_cpu(ctrl->owner_opcode) & CXB_MLX4_OWNER_BIT) ==
+	       cxb_mlx4_owner(idx, sq->size);
+}
+
+bool cxb_sim_wqe_plausible(struct cxb_sim_sq *sq, u32 idx,
+			   const struct mlx4_wqe_ctrl_seg *ctrl);
+bool cxb_sim_sq_fetch_one(struct cxb_sim_sq *sq, int carried);
+void cxb_sim_sq_fetch(struct cxb_sim_sq *sq, int carried);
+bool cxb_sim_frame_send(struct cxb_sim_sq *sq, u32 idx, unsigned int len,
+			bool vlan, __be16 tci, bool ip_cs, bool l4_cs, bool cqe,
+			struct cxb_sim_pass *pass);
+void cxb_sim_sq_complete(struct cxb_sim_sq *sq, u32 idx, unsigned int len,
+			 struct cxb_sim_pass *pass);
+bool cxb_sim_sq_err_due(struct cxb_sim_sq *sq);
+void cxb_sim_sq_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass);
+void cxb_sim_sq_run(struct cxb_sim_sq *sq, unsigned int budget);
 void cxb_sim_sq_init(struct cxb_sim_sq *sq);
+void cxb_sim_sq_kick(struct cxb_sim_sq *sq, unsigned long flags);
 void cxb_sim_sq_doorbell(struct cxb_sim_sq *sq);
-void cxb_sim_sq_bf(struct cxb_sim_sq *sq, const void *wqe, unsigned int len);
 void cxb_sim_sq_stop(struct cxb_sim_sq *sq);
-void cxb_sim_stranded_work(struct work_struct *work);
+bool cxb_sim_mlx4_wqe_posted(struct cxb_sim_sq *sq, u32 idx);
+
+/* cxbell_sim_bf.c */
+struct cxb_sim_bf *cxb_sim_bf_take(struct cxb_sim_sq *sq, u32 idx);
+void cxb_sim_sq_bf(struct cxb_sim_sq *sq, const void *wqe, unsigned int len);
+
+/* cxbell_sim_pause.c */
+bool cxb_sim_sq_wire(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass);
+bool cxb_sim_sq_unpause(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass);
 void cxb_sim_port_resume(struct cxb_sim_port *port);
-void cxb_sim_port_resume_peer(struct cxb_sim_port *port);
-void cxb_sim_port_set_pause(struct cxb_sim_port *port, bool on);
 void cxb_sim_port_pause_init(struct cxb_sim_port *port);
 void cxb_sim_port_pause_stop(struct cxb_sim_port *port);
-bool cxb_sim_sq_wire(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass);
-void cxb_sim_sq_kick(struct cxb_sim_sq *sq, unsigned long flags);
+void cxb_sim_port_set_pause(struct cxb_sim_port *port, bool on);
+void cxb_sim_port_resume_peer(struct cxb_sim_port *port);
+
+/* cxbell_sim_stranded.c */
+u32 cxb_sim_cq_unconsumed(struct cxb_sim_cq *cq);
+bool cxb_sim_stranded_due(struct cxb_sim_sq *sq, u32 idx);
+void cxb_sim_stranded_work(struct work_struct *work);
 
 /* cxbell_sim_mlx5.c */
 void cxb_sim_mlx5_send_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
 			  const void *reg);
+void cxb_sim_mlx5_cq_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
+			const void *reg);
 void cxb_sim_mlx5_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass);
-bool cxb_sim_sq_err_due(struct cxb_sim_sq *sq);
 bool cxb_sim_mlx5_resume(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass);
+/* cxbell_sim_lso.c: LSO WQEs of both generations */
+bool cxb_sim_lso_exec(struct cxb_sim_sq *sq, u32 idx, unsigned int ds,
+		      unsigned int *len, struct cxb_sim_pass *pass);
+bool cxb_sim_lso_exec_mlx5(struct cxb_sim_sq *sq, u32 idx, unsigned int *len,
+			   struct cxb_sim_pass *pass);
+bool cxb_sim_lso_send(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass);
 bool cxb_sim_mlx5_wqe_posted(struct cxb_sim_sq *sq, u32 idx);
-bool cxb_sim_stranded_due(struct cxb_sim_sq *sq, u32 idx);
-u32 cxb_sim_cq_unconsumed(struct cxb_sim_cq *cq);
 
 /* cxbell_sim_cq.c */
 bool cxb_sim_cq_room(struct cxb_sim_cq *cq);
@@ -588,6 +685,8 @@ void cxb_sim_pkt_parse(const u8 *f, unsigned int len, struct cxb_sim_pkt *pk);
 void cxb_sim_pkt_tx_csum(u8 *f, const struct cxb_sim_pkt *pk, bool ip,
 			 bool l4);
 u16 cxb_sim_pkt_rx_status(const u8 *f, const struct cxb_sim_pkt *pk);
+void cxb_sim_pkt_rx_mlx5(const u8 *f, const struct cxb_sim_pkt *pk,
+			 bool hashed, struct mlx5_cqe64 *cqe);
 unsigned int cxb_sim_pkt_vlan_insert(u8 *f, unsigned int len, __be16 tci);
 u32 cxb_sim_toeplitz(const u8 *key, const u8 *data, unsigned int len);
 u32 cxb_sim_pkt_hash(const u8 *f, const struct cxb_sim_pkt *pk,

@@ -67,7 +67,7 @@ static int cxb_sim_port_add(struct cxb_sim_adapter *ad, unsigned int index)
 	port->index = index;
 	atomic_set(&port->fault.err_syndrome, MLX4_CQE_SYNDROME_LOCAL_PROT_ERR);
 	port->mtu = CXB_SIM_DEF_MTU;
-	port->speed = CXB_SIM_DEF_SPEED;
+	cxb_sim_port_link_init(port);
 	cxb_sim_port_pause_init(port);
 	port->stats = alloc_percpu(struct cxb_sim_stats);
 	port->regs = vzalloc(CXB_SIM_REGS_SIZE);
@@ -87,10 +87,12 @@ static int cxb_sim_port_add(struct cxb_sim_adapter *ad, unsigned int index)
 	/* mlx5 send queues take 64-bit doorbells, no BlueFlame WQEs */
 	cadev->bf_size = ad->gen == CXB_GEN_CX5 ? 0 : CXB_SIM_BF_SIZE;
 	/* a channel's UAR pages have room for a second SQ and a third CQ */
-	cadev->xdp_sq = true;
+	cadev->has_xdpsq = true;
 	cadev->max_uc = CXB_SIM_MAX_UC;
 	cadev->max_mc = CXB_SIM_MAX_MC;
 	cadev->rss_udp = true;
+	/* LSO WQEs of up to 64 KiB, both generations (cxbell_sim_lso.c) */
+	cadev->max_gso_size = CXB_SIM_LSO_MAX;
 	cadev->mac[0] = 0x02;		/* locally administered */
 	cadev->mac[1] = 0xcb;
 	cadev->mac[2] = ad->id >> 8;
@@ -165,6 +167,7 @@ static void cxb_sim_adapter_del(struct cxb_sim_adapter *ad)
 		if (ad->ports[i])
 			cxb_sim_port_pause_stop(ad->ports[i]);
 	cxb_sim_debugfs_adapter_del(ad);
+	cancel_delayed_work_sync(&ad->an_work);
 	for (i = 0; i < ad->nports; i++) {
 		port = ad->ports[i];
 		if (!port)
@@ -196,6 +199,7 @@ static int cxb_sim_adapter_new(u32 id, unsigned int nports,
 	xa_init_flags(&ad->cqs, XA_FLAGS_ALLOC);
 	ida_init(&ad->qpns);
 	INIT_DELAYED_WORK(&ad->stranded_work, cxb_sim_stranded_work);
+	INIT_DELAYED_WORK(&ad->an_work, cxb_sim_an_work);
 
 	device_initialize(&ad->dev);
 	atomic_inc(&cxb_sim_unreleased);
@@ -397,5 +401,5 @@ static void __exit cxb_sim_exit(void)
 module_init(cxb_sim_init);
 module_exit(cxb_sim_exit);
 
-MODULE_DESCRIPTION("cxbell_sim: software ConnectX-3 device model for cxbell");
+MODULE_DESCRIPTION("cxbell_sim: software ConnectX-3 and ConnectX-4+ device model for cxbell");
 MODULE_LICENSE("GPL");

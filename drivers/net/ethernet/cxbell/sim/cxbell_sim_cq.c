@@ -339,12 +339,14 @@ int cxb_sim_cq_post64(struct cxb_sim_cq *cq, struct mlx5_cqe64 *cqe,
 				&cqe->op_own, MLX5_CQE_OWNER_MASK, pass);
 }
 
-/* CQ doorbell: arm for the next completion. If completions past @ci are
- * already written, their event is due as moderation rules it (at once if
- * the period since the last event ended), so no wakeup is lost. @sn (2
- * bits) must be the CQ's: its initial value plus one per completion
- * event, as mlx4_core counts it (cq.c: arm_sn = 1 at creation, ++ per
- * event); an arm with another is taken for a stale one and ignored
+/* CQ doorbell, decoded by the generation (cxb_sim_cq_db() for cx3,
+ * cxb_sim_mlx5_cq_db() for cx5): arm for the next completion. If
+ * completions past @ci are already written, their event is due as
+ * moderation rules it (at once if the period since the last event ended),
+ * so no wakeup is lost. @sn (2 bits) must be the CQ's: its initial value
+ * plus one per completion event, as mlx4_core counts it (cq.c: arm_sn = 1
+ * at creation, ++ per event; mlx5_core: 0 at creation, ++ per event in
+ * eq.c); an arm with another is taken for a stale one and ignored
  * (arms_stale). That is the field's purpose: a driver re-arming an armed
  * CQ just as it fires sends the old number, and the event's own poll
  * arms it again.

@@ -90,6 +90,8 @@ static const char * const cxb_sim_cnt_names[CXB_SIM_NR_CNT] = {
 	[CXB_SIM_C_RX_FILTERED]		= "rx_filtered",
 	[CXB_SIM_C_TX_VLAN_INSERTED]	= "tx_vlan_inserted",
 	[CXB_SIM_C_RX_VLAN_STRIPPED]	= "rx_vlan_stripped",
+	[CXB_SIM_C_TX_LSO_WQES]		= "tx_lso_wqes",
+	[CXB_SIM_C_TX_LSO_SEGMENTS]	= "tx_lso_segments",
 };
 
 static struct dentry *cxb_sim_droot;
@@ -292,7 +294,7 @@ static ssize_t cxb_sim_pause_write(struct file *file,
 	return count;
 }
 
-/* port<P>/speed: the link speed the port reports, Mb/s */
+/* port<P>/speed: the fastest speed of the port's module, Mb/s */
 static ssize_t cxb_sim_speed_read(struct file *file, char __user *ubuf,
 				  size_t count, loff_t *ppos)
 {
@@ -315,10 +317,8 @@ static ssize_t cxb_sim_speed_write(struct file *file,
 	err = kstrtou32_from_user(ubuf, count, 0, &speed);
 	if (err)
 		return err;
-	if (!speed || speed > CXB_SIM_MAX_SPEED)
-		return -EINVAL;
-	WRITE_ONCE(port->speed, speed);
-	return count;
+	err = cxb_sim_port_set_speed(port, speed);
+	return err ? err : count;
 }
 
 static const struct file_operations cxb_sim_speed_fops = {
@@ -490,8 +490,8 @@ DEFINE_SHOW_ATTRIBUTE(cxb_sim_rss);
 
 void cxb_sim_debugfs_port_add(struct cxb_sim_port *port)
 {
-	char name[16];
 	unsigned int i;
+	char name[16];
 
 	snprintf(name, sizeof(name), "port%u", port->index);
 	port->ddir = debugfs_create_dir(name, port->ad->ddir);

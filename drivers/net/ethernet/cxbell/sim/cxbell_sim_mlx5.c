@@ -6,21 +6,32 @@
  * Doorbell: an 8-byte write to UAR page + MLX5_BF_OFFSET or the buffer
  * CXB_MLX5_DB_ALT after it, holding the first 8 bytes of the control
  * segment of the last WQE posted. It counts in doorbells. The device
- * reads the doorbell record (4 bytes, pcie_db_read_bytes) and announces
- * every WQE up to its producer counter. Violations: the write names
- * another QP; the producer counter lies more than a ring ahead of the
- * executed WQEs; the written control segment is not that of the WQE
- * ending at the producer counter (its index plus its WQEBBs).
+ * reads the producer counter, dword MLX5_SND_DBR of the doorbell record
+ * (4 bytes, pcie_db_read_bytes), and announces every WQE up to it.
+ * Violations: the write names another QP; the producer counter lies more
+ * than a ring ahead of the executed WQEs; the written control segment is
+ * not that of the WQE ending at the producer counter (its index plus its
+ * WQEBBs).
+ *
+ * CQ arm: an 8-byte write to UAR page + MLX5_CQ_DOORBELL, sn << 28 |
+ * cmd | ci then the CQN (mlx5_cq_arm()). Violations: the CQN is not that
+ * of the CQ on the UAR page, or the command is neither
+ * MLX5_CQ_DB_REQ_NOT nor MLX5_CQ_DB_REQ_NOT_SOL (mlx4's REQ_NOT, 2 << 24,
+ * is one). The arm itself is cxb_sim_cq_arm()'s, as for cx3.
  *
  * Execution, WQE by WQE from @done up to @announced: the first WQEBB is
  * one DMA read, the other WQEBBs of the WQE a second one (both in
  * pcie_desc_read_bytes). A WQE must carry the QP number, its own ring
- * index (modulo 2^16), DS 1..CXB_MLX5_MAX_DS, an opcode out of NOP, SEND
- * and ENHANCED_MPSW, and must not reach past the ring end or past
+ * index (modulo 2^16), DS 1..CXB_MLX5_MAX_DS, an opcode out of NOP, SEND,
+ * LSO and ENHANCED_MPSW, and must not reach past the ring end or past
  * @announced; otherwise it is a violation and the device skips one WQEBB.
  *   SEND: one frame, gathered from the eth segment's inline headers and
  *     the data/inline segments.
- *   ENHANCED_MPSW: an eth segment without inline headers, then one frame
+ *   LSO: the packet of the eth segment's inline headers and the data
+ *     segments, cut into TCP segments of at most the eth segment's mss
+ *     payload bytes (cxbell_sim_lso.c; tx_lso_wqes, tx_lso_segments).
+ *   ENHANCED_MPSW: an eth segment without inline headers and without
+ *     mss (an LSO packet never goes in one: a violation), then one frame
  *     per data or inline segment (mpwqe_wqes, mpwqe_pkts).
  * cs_flags of the eth segment (MLX5_ETH_WQE_L3_CSUM, _L4_CSUM) ask for
  * checksums, for every packet of the WQE. A WQE with CQ_UPDATE in
@@ -40,6 +51,7 @@
  * between is not a lost doorbell; cxb_sim_stranded_due()).
  */
 #include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
 #include <linux/jiffies.h>
 #include <linux/string.h>
 
@@ -51,6 +63,12 @@ static dma_addr_t cxb_sim_mlx5_addr(struct cxb_sim_sq *sq, u32 idx)
 {
 	return sq->buf_dma + ((dma_addr_t)(idx & (sq->size - 1)) <<
 			      CXB_MLX5_WQEBB_SHIFT);
+}
+
+/* The producer counter: dword MLX5_SND_DBR of the doorbell record. */
+static dma_addr_t cxb_sim_mlx5_dbr(struct cxb_sim_sq *sq)
+{
+	return sq->db_dma + CXB_MLX5_SQ_DBR * sizeof(__be32);
 }
 
 static struct mlx5_wqe_ctrl_seg *cxb_sim_mlx5_ctrl(struct cxb_sim_sq *sq)
@@ -71,7 +89,7 @@ static bool cxb_sim_mlx5_plausible(struct cxb_sim_sq *sq, u32 idx,
 	u32 op = cxb_mlx5_ctrl_opcode(ctrl);
 
 	return (op == MLX5_OPCODE_SEND || op == MLX5_OPCODE_ENHANCED_MPSW ||
-		op == MLX5_OPCODE_NOP) &&
+		op == MLX5_OPCODE_LSO || op == MLX5_OPCODE_NOP) &&
 	       cxb_mlx5_ctrl_qpn(ctrl) == sq->qpn &&
 	       cxb_mlx5_ctrl_idx(ctrl) == (idx & CXB_MLX5_IDX_MASK) &&
 	       ds && ds <= CXB_MLX5_MAX_DS &&
@@ -107,7 +125,7 @@ void cxb_sim_mlx5_send_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
 	if (sq->dead)
 		goto out;
 	sq->last_active = jiffies;
-	if (cxb_sim_dma_read(port, sq->db_dma, &rec, sizeof(rec),
+	if (cxb_sim_dma_read(port, cxb_sim_mlx5_dbr(sq), &rec, sizeof(rec),
 			     CXB_SIM_PCIE_DB))
 		goto out;
 	pc16 = be32_to_cpu(rec) & CXB_MLX5_IDX_MASK;
@@ -127,6 +145,29 @@ void cxb_sim_mlx5_send_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
 	cxb_sim_sq_kick(sq, flags);
 out:
 	spin_unlock_irqrestore(&sq->lock, flags);
+}
+
+/* The CQ arm doorbell: @reg holds the 8 bytes written, sn << 28 | cmd |
+ * ci, then the CQN (mlx5_cq_arm()). RCU section held.
+ */
+void cxb_sim_mlx5_cq_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
+			const void *reg)
+{
+	struct cxb_sim_cq *cq = rcu_dereference(uar->cq);
+	__be32 w[2];
+	u32 w0, cmd;
+
+	memcpy(w, reg, sizeof(w));
+	w0 = be32_to_cpu(w[0]);
+	cmd = w0 & CXB_MLX5_CQ_CMD_MASK;
+	cxb_sim_pcie_mmio(port, sizeof(w));
+	if (!cq || be32_to_cpu(w[1]) != cq->cqn ||
+	    (cmd != MLX5_CQ_DB_REQ_NOT && cmd != MLX5_CQ_DB_REQ_NOT_SOL)) {
+		cxb_sim_violation(port, "CQ doorbell %#x %#x: no such CQ or command on UAR %td",
+				  w0, be32_to_cpu(w[1]), uar - port->uar);
+		return;
+	}
+	cxb_sim_cq_arm(cq, w0 >> CXB_MLX5_CQ_SN_SHIFT, w0 & CXB_MLX5_CI_MASK);
 }
 
 /* Gather the segment at *@off of the WQE in sq->wqe into the frame at
@@ -207,8 +248,7 @@ static unsigned int cxb_sim_mlx5_gather_send(struct cxb_sim_sq *sq, u32 idx)
 		memcpy(sq->frame + CXB_SIM_FRAME_PAD,
 		       sq->wqe.b + CXB_MLX5_ETH_INLINE_OFF, sz);
 		len = sz;
-		off = max_t(unsigned int, off,
-			    ALIGN(CXB_MLX5_ETH_INLINE_OFF + sz, CXB_MLX5_DS_SIZE));
+		off = cxb_mlx5_eth_inline_ds(sz) * CXB_MLX5_DS_SIZE;
 		inl = true;
 	}
 	while (off < end) {
@@ -232,27 +272,15 @@ static bool cxb_sim_mlx5_transmit(struct cxb_sim_sq *sq, u32 idx,
 				  unsigned int len, struct cxb_sim_pass *pass)
 {
 	const struct mlx5_wqe_eth_seg *eth = cxb_sim_mlx5_eth(sq);
-	u8 *frame = sq->frame + CXB_SIM_FRAME_PAD;
-	struct cxb_sim_pkt *pk = &sq->held_pk;
+	bool vlan = eth->insert.type & cpu_to_be16(MLX5_ETH_WQE_INSERT_VLAN);
 	u8 cs = eth->cs_flags;
 
-	if (eth->insert.type & cpu_to_be16(MLX5_ETH_WQE_INSERT_VLAN)) {
-		len = cxb_sim_pkt_vlan_insert(frame, len, eth->insert.vlan_tci);
-		cxb_sim_inc(sq->port, CXB_SIM_C_TX_VLAN_INSERTED);
-	}
-	cxb_sim_pkt_parse(frame, len, pk);
-	cxb_sim_pkt_tx_csum(frame, pk, cs & MLX5_ETH_WQE_L3_CSUM,
-			    cs & MLX5_ETH_WQE_L4_CSUM);
-	sq->held_idx = idx;
-	sq->held_len = len;
-	sq->held_cqe = false;	/* cxb_sim_mlx5_resume() completes */
-	sq->mpw_len += len;
-	if (len < ETH_ZLEN) {
-		memset(frame + len, 0, ETH_ZLEN - len);
-		len = ETH_ZLEN;
-	}
-	sq->held_wire = len;
-	return cxb_sim_sq_wire(sq, pass);
+	/* the CQE counts the bytes sent, a tag inserted included */
+	sq->mpw_len += len + (vlan ? VLAN_HLEN : 0);
+	/* no CQE per frame: cxb_sim_mlx5_resume() completes */
+	return cxb_sim_frame_send(sq, idx, len, vlan, eth->insert.vlan_tci,
+				  cs & MLX5_ETH_WQE_L3_CSUM,
+				  cs & MLX5_ETH_WQE_L4_CSUM, false, pass);
 }
 
 /* Send the packets of the multi-packet WQE in sq->wqe from @mpw_off on.
@@ -331,13 +359,19 @@ static void cxb_sim_mlx5_error(struct cxb_sim_sq *sq, u32 idx, u8 opcode,
 	cxb_sim_cq_post64(sq->cq, &u.cqe, pass);
 }
 
-/* The held frame of the WQE in sq->wqe left: finish that WQE. False if
+/* The held frame of the WQE in sq->wqe left: finish that WQE (the rest
+ * of an LSO WQE's segments, or of a multi-packet WQE's packets). False if
  * the engine paused again. Caller holds sq->lock.
  */
 bool cxb_sim_mlx5_resume(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
 {
 	u32 idx = sq->held_idx;
 
+	if (unlikely(sq->lso.len)) {
+		idx = sq->lso.idx;
+		if (!cxb_sim_lso_send(sq, pass))
+			return false;
+	}
 	if (!cxb_sim_mlx5_mpw_run(sq, idx, pass))
 		return false;
 	cxb_sim_mlx5_complete(sq, idx, pass);
@@ -388,16 +422,27 @@ void cxb_sim_mlx5_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
 		return;
 	}
 
-	if (op == MLX5_OPCODE_SEND) {
+	if (op == MLX5_OPCODE_NOP) {
+		cxb_sim_inc(port, CXB_SIM_C_NOP_WQES);
+	} else if (op == MLX5_OPCODE_SEND) {
 		len = cxb_sim_mlx5_gather_send(sq, idx);
 		if (len && !cxb_sim_mlx5_transmit(sq, idx, len, pass))
 			return;		/* paused: completed when it left */
+	} else if (op == MLX5_OPCODE_LSO) {
+		/* the CQE counts the packet's bytes, as cx3's */
+		if (!cxb_sim_lso_exec_mlx5(sq, idx, &len, pass)) {
+			sq->mpw_len = len;
+			return;		/* paused: completed when it left */
+		}
+		sq->mpw_len = len;
 	} else if (op == MLX5_OPCODE_ENHANCED_MPSW) {
 		if (ds <= CXB_MLX5_HDR_DS ||
-		    cxb_sim_mlx5_eth(sq)->inline_hdr.sz) {
-			cxb_sim_violation(port, "SQ %#x WQE %u: MPWQE of DS %u, inline headers %u",
+		    cxb_sim_mlx5_eth(sq)->inline_hdr.sz ||
+		    cxb_sim_mlx5_eth(sq)->mss) {
+			cxb_sim_violation(port, "SQ %#x WQE %u: MPWQE DS %u, inline %u, MSS %u",
 					  sq->qpn, idx, ds,
-					  be16_to_cpu(cxb_sim_mlx5_eth(sq)->inline_hdr.sz));
+					  be16_to_cpu(cxb_sim_mlx5_eth(sq)->inline_hdr.sz),
+					  be16_to_cpu(cxb_sim_mlx5_eth(sq)->mss));
 		} else {
 			cxb_sim_inc(port, CXB_SIM_C_MPW_WQES);
 			sq->mpw_off = CXB_SIM_MLX5_SEG0;
@@ -418,7 +463,7 @@ bool cxb_sim_mlx5_wqe_posted(struct cxb_sim_sq *sq, u32 idx)
 	struct mlx5_wqe_ctrl_seg ctrl;
 	__be32 rec;
 
-	if (cxb_sim_dma_read(sq->port, sq->db_dma, &rec, sizeof(rec),
+	if (cxb_sim_dma_read(sq->port, cxb_sim_mlx5_dbr(sq), &rec, sizeof(rec),
 			     CXB_SIM_PCIE_NONE))
 		return false;
 	if ((be32_to_cpu(rec) & CXB_MLX5_IDX_MASK) != (idx & CXB_MLX5_IDX_MASK))

@@ -179,6 +179,52 @@ u16 cxb_sim_pkt_rx_status(const u8 *f, const struct cxb_sim_pkt *pk)
 	return st;
 }
 
+/* The parse fields of an mlx5 receive CQE (wqe/mlx5.h): hds_ip_ext's
+ * CQE_L3_OK (an IPv4 header checksum that verifies, or IPv6) and
+ * CQE_L4_OK (a TCP or UDP checksum that verifies; a fragment has no L4
+ * here), l4_l3_hdr_type's L3 and L4 types (a TCP segment by its ACK flag
+ * and payload, as CQE_L4_HDR_TYPE_*), and rss_hash_type: what the port
+ * hashed when @hashed (addresses, and the ports of TCP and UDP).
+ */
+void cxb_sim_pkt_rx_mlx5(const u8 *f, const struct cxb_sim_pkt *pk,
+			 bool hashed, struct mlx5_cqe64 *cqe)
+{
+	u8 l3 = 0, l4 = CQE_L4_HDR_TYPE_NONE, ok = CQE_L2_OK, ht = 0;
+
+	if (pk->l3 == ETH_P_IP) {
+		const struct iphdr *iph = (const void *)(f + pk->l3_off);
+
+		l3 = CXB_MLX5_CQE_L3_IPV4;
+		ht = CXB_MLX5_HTYPE_IPV4;
+		if (!ip_fast_csum(iph, iph->ihl))
+			ok |= CQE_L3_OK;
+	} else if (pk->l3 == ETH_P_IPV6) {
+		l3 = CXB_MLX5_CQE_L3_IPV6;
+		ht = CXB_MLX5_HTYPE_IPV6;
+		ok |= CQE_L3_OK;
+	}
+	if (pk->l4 == IPPROTO_TCP) {
+		const struct tcphdr *th = (const void *)(f + pk->l4_off);
+
+		if (!th->ack)
+			l4 = CQE_L4_HDR_TYPE_TCP_NO_ACK;
+		else if (pk->l4_len > th->doff * 4)
+			l4 = CQE_L4_HDR_TYPE_TCP_ACK_AND_DATA;
+		else
+			l4 = CQE_L4_HDR_TYPE_TCP_ACK_NO_DATA;
+		ht |= CXB_MLX5_HTYPE_TCP;
+	} else if (pk->l4 == IPPROTO_UDP) {
+		l4 = CQE_L4_HDR_TYPE_UDP;
+		ht |= CXB_MLX5_HTYPE_UDP;
+	}
+	if (pk->l4 && cxb_sim_pkt_l4_ok(f, pk))
+		ok |= CQE_L4_OK;
+	cqe->hds_ip_ext = ok;
+	cqe->l4_l3_hdr_type = l3 << CXB_MLX5_CQE_L3_SHIFT |
+			      l4 << CXB_MLX5_CQE_L4_SHIFT;
+	cqe->rss_hash_type = hashed ? ht : 0;
+}
+
 /* TX VLAN insertion: an 802.1Q tag with @tci after the source MAC of the
  * @len-byte frame at @f (CXB_SIM_FRAME_MAX + VLAN_HLEN bytes of room).
  * Returns the new length.

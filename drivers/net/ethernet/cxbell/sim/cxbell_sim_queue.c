@@ -50,44 +50,6 @@ static struct cxb_sim_uar *cxb_sim_uar_get(struct cxb_sim_port *port,
 
 /* Port state */
 
-/* Link: both ports of the cable enabled (one-port adapter: enabled). */
-static void cxb_sim_link_update(struct cxb_sim_adapter *ad)
-{
-	struct cxb_sim_port *port, *peer;
-	unsigned int i;
-	bool up;
-
-	lockdep_assert_held(&ad->lock);
-	for (i = 0; i < ad->nports; i++) {
-		port = ad->ports[i];
-		if (!port)
-			continue;
-		peer = cxb_sim_peer(port);
-		up = port->enabled &&
-		     (ad->nports == 1 || (peer && peer->enabled && ad->cable));
-		if (up == port->link)
-			continue;
-		WRITE_ONCE(port->link, up);
-		if (port->link_cb)
-			port->link_cb(port->link_ctx);
-	}
-}
-
-/* Plug the cable in or pull it out (debugfs cable). */
-void cxb_sim_set_cable(struct cxb_sim_adapter *ad, bool in)
-{
-	unsigned int i;
-
-	mutex_lock(&ad->lock);
-	WRITE_ONCE(ad->cable, in);
-	cxb_sim_link_update(ad);
-	mutex_unlock(&ad->lock);
-	/* paused engines discard what they hold */
-	for (i = 0; !in && i < ad->nports; i++)
-		if (ad->ports[i])
-			cxb_sim_port_resume(ad->ports[i]);
-}
-
 static int cxb_sim_open(struct cxb_adev *cadev, cxb_link_fn link_cb,
 			void *ctx)
 {
@@ -139,6 +101,8 @@ static void cxb_sim_get_port_stats(struct cxb_adev *cadev,
 				   struct cxb_port_stats *s)
 {
 	s->rx_dropped = atomic64_read(&to_cxb_sim_port(cadev)->port_rx_dropped);
+	s->rx_crc_errors =
+		atomic64_read(&to_cxb_sim_port(cadev)->port_rx_crc_errors);
 }
 
 static int cxb_sim_set_mtu(struct cxb_adev *cadev, unsigned int mtu)
@@ -147,14 +111,6 @@ static int cxb_sim_set_mtu(struct cxb_adev *cadev, unsigned int mtu)
 		return -EINVAL;
 	WRITE_ONCE(to_cxb_sim_port(cadev)->mtu, mtu);
 	return 0;
-}
-
-/* The link as a direct-attach cable's, at the speed of debugfs speed */
-static void cxb_sim_get_link_info(struct cxb_adev *cadev,
-				  struct cxb_link_info *li)
-{
-	li->speed = READ_ONCE(to_cxb_sim_port(cadev)->speed);
-	li->port = PORT_DA;
 }
 
 static int cxb_sim_set_rx_filter(struct cxb_adev *cadev,
@@ -259,7 +215,8 @@ static int cxb_sim_cq_create(struct cxb_adev *cadev,
 	mutex_unlock(&ad->lock);
 
 	hw->cqn = cq->cqn;
-	hw->db_reg = cxb_sim_uar_reg(port, uar, CXB_MLX4_CQ_DB);
+	hw->db_reg = cxb_sim_uar_reg(port, uar, cadev->gen == CXB_GEN_CX5 ?
+				     CXB_MLX5_CQ_DB : CXB_MLX4_CQ_DB);
 	hw->priv = cq;
 	return 0;
 
@@ -308,6 +265,7 @@ static void cxb_sim_sq_free_rcu(struct rcu_head *head)
 
 	kvfree(sq->bf);
 	kvfree(sq->frame);
+	kvfree(sq->lso.buf);
 	kfree(sq);
 }
 
@@ -344,7 +302,7 @@ static int cxb_sim_sq_create(struct cxb_adev *cadev,
 		return -EINVAL;
 	}
 	if (cadev->gen == CXB_GEN_CX5 &&
-	    !cxb_sim_dma_mapped(ad, p->db_dma, sizeof(__be32), false)) {
+	    !cxb_sim_dma_mapped(ad, p->db_dma, CXB_MLX5_DBR_SIZE, false)) {
 		dev_err(&cadev->adev.dev, "send doorbell record not mapped\n");
 		return -EINVAL;
 	}
@@ -356,7 +314,10 @@ static int cxb_sim_sq_create(struct cxb_adev *cadev,
 	sq->frame = kvmalloc(CXB_SIM_FRAME_PAD + CXB_SIM_FRAME_MAX + VLAN_HLEN,
 			     GFP_KERNEL);
 	sq->bf = kvcalloc(CXB_SIM_BF_PENDING, sizeof(*sq->bf), GFP_KERNEL);
-	if (!sq->frame || !sq->bf) {
+	/* an LSO WQE's packet, whole, while its segments go out */
+	sq->lso.buf = kvmalloc(CXB_SIM_FRAME_PAD + CXB_SIM_LSO_MAX + VLAN_HLEN,
+			       GFP_KERNEL);
+	if (!sq->frame || !sq->bf || !sq->lso.buf) {
 		err = -ENOMEM;
 		goto err_free;
 	}
@@ -414,6 +375,7 @@ err_unlock:
 err_free:
 	kvfree(sq->bf);
 	kvfree(sq->frame);
+	kvfree(sq->lso.buf);
 	kfree(sq);
 	return err;
 }
@@ -460,17 +422,26 @@ static int cxb_sim_rq_create(struct cxb_adev *cadev,
 {
 	struct cxb_sim_port *port = to_cxb_sim_port(cadev);
 	struct cxb_sim_adapter *ad = port->ad;
+	bool cx5 = cadev->gen == CXB_GEN_CX5;
 	struct cxb_sim_rq *rq;
 	int err;
 
-	if (p->log_stride != CXB_MLX4_RX_STRIDE_SHIFT || !p->log_entries ||
-	    p->log_entries > CXB_SIM_RQ_LOG_MAX ||
+	/* cx3: a receive QP (its send TXBB, then the WQEs); cx5: a cyclic
+	 * RQ and a two-dword doorbell record (wqe/mlx5.h)
+	 */
+	if (p->log_stride != (cx5 ? CXB_MLX5_RX_STRIDE_SHIFT :
+			      CXB_MLX4_RX_STRIDE_SHIFT) ||
+	    !p->log_entries || p->log_entries > CXB_SIM_RQ_LOG_MAX ||
 	    p->channel >= cadev->max_channels)
 		return -EINVAL;
 	if (!cxb_sim_dma_mapped(ad, p->buf_dma,
+				cx5 ? (size_t)1 << (p->log_entries +
+						    CXB_MLX5_RX_STRIDE_SHIFT) :
 				CXB_MLX4_RX_BUF_SIZE(1U << p->log_entries),
 				false) ||
-	    !cxb_sim_dma_mapped(ad, p->db_dma, sizeof(__be32), false)) {
+	    !cxb_sim_dma_mapped(ad, p->db_dma,
+				cx5 ? CXB_MLX5_DBR_SIZE : sizeof(__be32),
+				false)) {
 		dev_err(&cadev->adev.dev, "receive ring or doorbell record not mapped\n");
 		return -EINVAL;
 	}
@@ -494,6 +465,12 @@ static int cxb_sim_rq_create(struct cxb_adev *cadev,
 	rq->cq = cxb_sim_cq_get(ad, p->cqn);
 	if (!rq->cq) {
 		err = -ENOENT;
+		goto err_unlock;
+	}
+	/* receive CQEs of the port's generation */
+	if (rq->cq->cqe_size != (cx5 ? CXB_MLX5_CQE_SIZE : CXB_MLX4_CQE_SIZE)) {
+		cxb_sim_cq_put(rq->cq);
+		err = -EINVAL;
 		goto err_unlock;
 	}
 	err = ida_alloc_range(&ad->qpns, CXB_SIM_QPN_BASE, CXB_SIM_QN_MAX,
@@ -685,7 +662,11 @@ static void cxb_sim_mmio_notify(struct cxb_adev *cadev, void __iomem *reg,
 	else if (page_off == CXB_MLX4_SEND_DB && len == sizeof(__be32) &&
 		 cadev->gen != CXB_GEN_CX5)
 		cxb_sim_send_db(port, uar, base);
-	else if (page_off == CXB_MLX4_CQ_DB && len == 2 * sizeof(__be32))
+	else if (cadev->gen == CXB_GEN_CX5 && page_off == CXB_MLX5_CQ_DB &&
+		 len == sizeof(u64))
+		cxb_sim_mlx5_cq_db(port, uar, base + page_off);
+	else if (page_off == CXB_MLX4_CQ_DB && len == 2 * sizeof(__be32) &&
+		 cadev->gen != CXB_GEN_CX5)
 		cxb_sim_cq_db(port, uar, base);
 	else
 		cxb_sim_unknown_write(port, page / 2, page_off, len);
@@ -715,6 +696,7 @@ const struct cxb_backend_ops cxb_sim_backend_ops = {
 	.set_rx_filter	= cxb_sim_set_rx_filter,
 	.set_rss	= cxb_sim_set_rss,
 	.get_link_info	= cxb_sim_get_link_info,
+	.set_link	= cxb_sim_set_link,
 	.get_port_stats	= cxb_sim_get_port_stats,
 	.mmio_notify	= cxb_sim_mmio_notify,
 };

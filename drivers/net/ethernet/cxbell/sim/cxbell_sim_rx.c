@@ -39,7 +39,14 @@
  *
  * Faults (port fault/ knobs): the next N completions may be error CQEs
  * (rx_err_cqe) or flag a bad FCS (rx_bad_fcs); either way the frame is
- * written and its WQE consumed, as a device that received it would.
+ * written and its WQE consumed, as a device that received it would. A
+ * cx5 port has no bad-FCS completion: it drops the next N frames in its
+ * MAC instead (rx_frames and rx_bad_fcs count them, the port's
+ * rx_crc_errors too, no WQE used).
+ *
+ * CQEs are the port generation's: cx3 struct mlx4_cqe (above), cx5
+ * struct mlx5_cqe64 (wqe/mlx5.h: the parse verdicts, rss_hash_type,
+ * vlan_info).
  *
  * Runs inside the sending port's TX engine (its SQ lock held, bottom
  * halves disabled, RCU read side); takes the RQ lock and then the CQ
@@ -84,7 +91,9 @@ static enum cxb_sim_cnt cxb_sim_rx_fault(struct cxb_sim_port *port)
 {
 	if (cxb_sim_fault_hit(&port->fault.rx_err_cqe))
 		return CXB_SIM_C_RX_ERR_CQES;
-	if (cxb_sim_fault_hit(&port->fault.rx_bad_fcs))
+	/* a cx5 port drops such a frame before (cxb_sim_rx_deliver()) */
+	if (port->ad->gen != CXB_GEN_CX5 &&
+	    cxb_sim_fault_hit(&port->fault.rx_bad_fcs))
 		return CXB_SIM_C_RX_BAD_FCS;
 	return CXB_SIM_NR_CNT;
 }
@@ -107,17 +116,84 @@ static void cxb_sim_rx_err_cqe(struct cxb_sim_rq *rq, struct mlx4_cqe *cqe)
 	err->owner_sr_opcode = CXB_MLX4_CQE_OPCODE_ERROR;
 }
 
+/* The mlx5 receive CQE of a frame of @len bytes (after stripping) in
+ * WQE rq->cons, or its error CQE (@fault), posted to the RQ's CQ.
+ */
+static int cxb_sim_rq_cqe64(struct cxb_sim_rq *rq, const u8 *frame,
+			    unsigned int len, const struct cxb_sim_pkt *pk,
+			    u32 hash, bool hashed, bool strip, __be16 tci,
+			    enum cxb_sim_cnt fault, struct cxb_sim_pass *pass)
+{
+	union {
+		struct mlx5_cqe64 cqe;
+		struct mlx5_err_cqe err;
+	} u;
+
+	BUILD_BUG_ON(offsetof(struct mlx5_err_cqe, wqe_counter) !=
+		     offsetof(struct mlx5_cqe64, wqe_counter));
+	memset(&u, 0, sizeof(u));
+	cxb_sim_pkt_rx_mlx5(frame, pk, hashed, &u.cqe);
+	if (strip) {
+		u.cqe.l4_l3_hdr_type |= CXB_MLX5_CQE_VLAN;
+		u.cqe.vlan_info = tci;
+	}
+	u.cqe.rss_hash_result = cpu_to_be32(hash);
+	u.cqe.byte_cnt = cpu_to_be32(len);
+	u.cqe.sop_drop_qpn = cpu_to_be32(rq->qpn & CXB_SIM_QN_MAX);
+	u.cqe.wqe_counter = cpu_to_be16(rq->cons);
+	u.cqe.op_own = MLX5_CQE_RESP_SEND << 4;
+	/* fault: an error CQE names the WQE (the rest as a device may leave
+	 * it: only the opcode tells it apart)
+	 */
+	if (fault == CXB_SIM_C_RX_ERR_CQES) {
+		u.err.vendor_err_synd = 0;
+		u.err.syndrome = atomic_read(&rq->port->fault.err_syndrome);
+		u.err.op_own = MLX5_CQE_RESP_ERR << 4;
+	}
+	return cxb_sim_cq_post64(rq->cq, &u.cqe, pass);
+}
+
+/* The mlx4 receive CQE likewise; @fault may also flag a bad FCS. */
+static int cxb_sim_rq_cqe32(struct cxb_sim_rq *rq, const u8 *frame,
+			    unsigned int len, const struct cxb_sim_pkt *pk,
+			    u32 hash, bool strip, __be16 tci,
+			    enum cxb_sim_cnt fault, struct cxb_sim_pass *pass)
+{
+	struct mlx4_cqe cqe;
+
+	memset(&cqe, 0, sizeof(cqe));
+	cqe.vlan_my_qpn = cpu_to_be32(rq->qpn & CXB_SIM_QN_MAX);
+	if (strip) {
+		cqe.vlan_my_qpn |= cpu_to_be32(MLX4_CQE_CVLAN_PRESENT_MASK);
+		cqe.sl_vid = tci;
+	}
+	cqe.immed_rss_invalid = cpu_to_be32(hash);
+	cqe.status = cpu_to_be16(cxb_sim_pkt_rx_status(frame, pk));
+	if (cqe.status & cpu_to_be16(MLX4_CQE_STATUS_IPOK))
+		cqe.checksum = cpu_to_be16(0xffff);
+	cqe.byte_cnt = cpu_to_be32(len);
+	cqe.wqe_index = cpu_to_be16(rq->cons);
+	cqe.owner_sr_opcode = MLX4_RECV_OPCODE_SEND;
+	if (fault == CXB_SIM_C_RX_ERR_CQES)
+		cxb_sim_rx_err_cqe(rq, &cqe);
+	else if (fault == CXB_SIM_C_RX_BAD_FCS)
+		cqe.badfcs_enc = MLX4_CQE_BAD_FCS;
+	return cxb_sim_cq_post(rq->cq, &cqe, pass);
+}
+
 /* Caller holds rq->lock. */
 static enum cxb_sim_rx_res cxb_sim_rq_fill(struct cxb_sim_rq *rq,
 					   const u8 *frame, unsigned int len,
 					   const struct cxb_sim_pkt *pk,
-					   u32 hash, struct cxb_sim_pass *pass)
+					   u32 hash, bool hashed,
+					   struct cxb_sim_pass *pass)
 {
+	bool cx5 = rq->port->ad->gen == CXB_GEN_CX5;
 	struct cxb_sim_port *port = rq->port;
 	struct mlx4_wqe_data_seg seg;
 	enum cxb_sim_cnt fault;
-	struct mlx4_cqe cqe;
 	dma_addr_t addr;
+	int err;
 	bool strip;
 	__be16 tci = 0;
 	int avail;
@@ -131,8 +207,10 @@ static enum cxb_sim_rx_res cxb_sim_rq_fill(struct cxb_sim_rq *rq,
 			return CXB_SIM_RX_DROPPED;
 	}
 
-	/* where the HCA fetches it: behind the QP's send queue TXBB */
-	addr = rq->buf_dma + CXB_MLX4_RX_RQ_OFFSET +
+	/* where the device fetches it: cx3 behind the QP's send queue TXBB,
+	 * cx5 from the RQ's start (same 16-byte segment layout)
+	 */
+	addr = rq->buf_dma + (cx5 ? 0 : CXB_MLX4_RX_RQ_OFFSET) +
 	       ((dma_addr_t)(rq->cons & (rq->size - 1)) <<
 		CXB_MLX4_RX_STRIDE_SHIFT);
 	if (cxb_sim_dma_read(port, addr, &seg, sizeof(seg), CXB_SIM_PCIE_DESC))
@@ -178,26 +256,15 @@ static enum cxb_sim_rx_res cxb_sim_rq_fill(struct cxb_sim_rq *rq,
 	/* the frame is visible before its CQE */
 	dma_wmb();
 
-	memset(&cqe, 0, sizeof(cqe));
-	cqe.vlan_my_qpn = cpu_to_be32(rq->qpn & CXB_SIM_QN_MAX);
-	if (strip) {
-		cqe.vlan_my_qpn |= cpu_to_be32(MLX4_CQE_CVLAN_PRESENT_MASK);
-		cqe.sl_vid = tci;
-	}
-	cqe.immed_rss_invalid = cpu_to_be32(hash);
-	cqe.status = cpu_to_be16(cxb_sim_pkt_rx_status(frame, pk));
-	if (cqe.status & cpu_to_be16(MLX4_CQE_STATUS_IPOK))
-		cqe.checksum = cpu_to_be16(0xffff);
-	cqe.byte_cnt = cpu_to_be32(len);
-	cqe.wqe_index = cpu_to_be16(rq->cons);
-	cqe.owner_sr_opcode = MLX4_RECV_OPCODE_SEND;
 	/* fault: an error completion, or a frame received with a bad FCS */
 	fault = cxb_sim_rx_fault(port);
-	if (fault == CXB_SIM_C_RX_ERR_CQES)
-		cxb_sim_rx_err_cqe(rq, &cqe);
-	else if (fault == CXB_SIM_C_RX_BAD_FCS)
-		cqe.badfcs_enc = MLX4_CQE_BAD_FCS;
-	if (cxb_sim_cq_post(rq->cq, &cqe, pass))
+	if (cx5)
+		err = cxb_sim_rq_cqe64(rq, frame, len, pk, hash, hashed, strip,
+				       tci, fault, pass);
+	else
+		err = cxb_sim_rq_cqe32(rq, frame, len, pk, hash, strip, tci,
+				       fault, pass);
+	if (err)
 		return CXB_SIM_RX_DROPPED;
 	if (fault != CXB_SIM_NR_CNT)
 		cxb_sim_inc(port, fault);
@@ -338,14 +405,26 @@ enum cxb_sim_rx_res cxb_sim_rx_deliver(struct cxb_sim_port *port,
 	unsigned int ring = 0;
 	const struct cxb_sim_rss *rss;
 	struct cxb_sim_rq *rq;
+	bool hashed = false;
 	u32 hash = 0;
 
+	/* fault: a ConnectX-4+ port drops a frame with a bad FCS in its MAC,
+	 * no completion; its 802.3 counter has it (rx_crc_errors)
+	 */
+	if (port->ad->gen == CXB_GEN_CX5 &&
+	    cxb_sim_fault_hit(&port->fault.rx_bad_fcs)) {
+		cxb_sim_inc(port, CXB_SIM_C_RX_BAD_FCS);
+		atomic64_inc(&port->port_rx_crc_errors);
+		res = CXB_SIM_RX_OK;
+		goto out;
+	}
 	if (!cxb_sim_filter_pass(port, frame)) {
 		cxb_sim_inc(port, CXB_SIM_C_RX_FILTERED);
 		return CXB_SIM_RX_FILTERED;
 	}
 	rss = rcu_dereference(port->rss);
 	if (rss && pk->l3) {
+		hashed = true;
 		hash = cxb_sim_pkt_hash(frame, pk, rss->r.key);
 		ring = rss->r.table[hash & (CXB_RSS_TABLE_SIZE - 1)];
 	}
@@ -358,9 +437,11 @@ enum cxb_sim_rx_res cxb_sim_rx_deliver(struct cxb_sim_port *port,
 		   len <= READ_ONCE(port->mtu) + ETH_HLEN + VLAN_HLEN) {
 		spin_lock(&rq->lock);
 		if (!rq->dead)
-			res = cxb_sim_rq_fill(rq, frame, len, pk, hash, pass);
+			res = cxb_sim_rq_fill(rq, frame, len, pk, hash, hashed,
+					      pass);
 		spin_unlock(&rq->lock);
 	}
+out:
 	if (res == CXB_SIM_RX_OK) {
 		cxb_sim_inc(port, CXB_SIM_C_RX_FRAMES);
 		cxb_sim_add(port, CXB_SIM_C_RX_BYTES, len);

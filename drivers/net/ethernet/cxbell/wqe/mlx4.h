@@ -53,6 +53,19 @@
  * fetching it. It is only for the WQE that ends a burst (the TXBB after it
  * is not yet owned by the device) and for one that does not reach past the
  * ring end.
+ *
+ * LSO (TSO): opcode MLX4_OPCODE_LSO, with the BLH bit (6) of
+ * ctrl.owner_opcode set as mlx4_en (en_tx.c mlx4_en_xmit()) always sets
+ * it. After the control segment an LSO segment (struct mlx4_wqe_lso_seg):
+ * mss_hdr_size = MSS << 16 | header length, then the packet's headers
+ * (Ethernet to TCP, options included) inline, the whole padded to 16
+ * bytes; then pointer data segments for the payload (the rest of the
+ * linear part, then the fragments). The device sends the payload in
+ * MSS-byte segments, each behind a copy of the headers with the IPv4
+ * total length and ID (+1 per segment) or the IPv6 payload length, the
+ * TCP sequence number (+MSS per segment) and the checksums of the
+ * ctrl flags set; FIN and PSH only on the last segment, CWR only on the
+ * first. Such a WQE never goes by BlueFlame (mlx4_en's never does).
  */
 #ifndef _CXBELL_WQE_MLX4_H
 #define _CXBELL_WQE_MLX4_H
@@ -108,6 +121,12 @@
 #define CXB_MLX4_BF_IDX_SHIFT	8	/* ring index in ctrl.owner_opcode */
 #define CXB_MLX4_BF_IDX_MASK	0xffffU
 
+/* LSO (see above) */
+#define CXB_MLX4_LSO_BLH	BIT(6)	/* ctrl.owner_opcode of an LSO WQE */
+#define CXB_MLX4_LSO_SEG_HDR	4U	/* sizeof(struct mlx4_wqe_lso_seg) */
+#define CXB_MLX4_LSO_HDR_MASK	0xffffU	/* header length in mss_hdr_size */
+
+static_assert(sizeof(struct mlx4_wqe_lso_seg) == CXB_MLX4_LSO_SEG_HDR);
 static_assert(sizeof(struct mlx4_wqe_inline_seg) == CXB_MLX4_INLINE_HDR);
 static_assert(sizeof(struct mlx4_wqe_ctrl_seg) == CXB_MLX4_DS_SIZE);
 static_assert(CXB_MLX4_INLINE_FIRST_MAX ==
@@ -183,6 +202,28 @@ static inline unsigned int cxb_mlx4_inline_ds(unsigned int len)
 			    len, CXB_MLX4_DS_SIZE);
 }
 
+/* DS of the LSO segment of an LSO WQE carrying @hdr header bytes. */
+static inline unsigned int cxb_mlx4_lso_ds(unsigned int hdr)
+{
+	return DIV_ROUND_UP(CXB_MLX4_LSO_SEG_HDR + hdr, CXB_MLX4_DS_SIZE);
+}
+
+/* mss_hdr_size of an LSO segment, and its two fields. */
+static inline __be32 cxb_mlx4_lso_mss_hdr(unsigned int mss, unsigned int hdr)
+{
+	return cpu_to_be32(mss << 16 | hdr);
+}
+
+static inline unsigned int cxb_mlx4_lso_mss(__be32 mss_hdr_size)
+{
+	return be32_to_cpu(mss_hdr_size) >> 16;
+}
+
+static inline unsigned int cxb_mlx4_lso_hdr(__be32 mss_hdr_size)
+{
+	return be32_to_cpu(mss_hdr_size) & CXB_MLX4_LSO_HDR_MASK;
+}
+
 /* byte_count of an inline segment of @len bytes. */
 static inline __be32 cxb_mlx4_inline_bc(unsigned int len)
 {
@@ -217,10 +258,14 @@ static inline __be32 cxb_mlx4_vlan_ds(u16 tci, unsigned int ds)
 			   (ds & CXB_MLX4_DS_MASK));
 }
 
-/* ctrl.qpn_vlan.bf_qpn of a BlueFlame WQE, and the QPN it carries. */
-static inline __be32 cxb_mlx4_bf_qpn(u32 qpn, unsigned int ds)
+/* ctrl.qpn_vlan.bf_qpn of a BlueFlame WQE of @ds (<= CXB_MLX4_MAX_DS)
+ * 16-byte units, from the QP's send doorbell value @db_val
+ * (cxb_mlx4_send_db_val(): qpn << 8, already big-endian, so the send path
+ * swaps nothing per packet); and the QPN it carries.
+ */
+static inline __be32 cxb_mlx4_bf_qpn(__be32 db_val, unsigned int ds)
 {
-	return cpu_to_be32(qpn << 8 | (ds & CXB_MLX4_DS_MASK));
+	return db_val | cpu_to_be32(ds);
 }
 
 static inline u32 cxb_mlx4_bf_qpn_to_qpn(__be32 bf_qpn)

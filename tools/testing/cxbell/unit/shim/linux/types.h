@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* User-space stand-in for the kernel types the mlx4 headers and the
- * cxbell pure-logic headers use (host unit tests only).
+/* User-space stand-in for the kernel types (and the few compiler and
+ * stddef.h macros every kernel file gets) that the mlx4 and mlx5 headers
+ * and the cxbell pure-logic headers use (host unit tests only).
  */
 #ifndef _CXB_SHIM_TYPES_H
 #define _CXB_SHIM_TYPES_H
@@ -32,7 +33,24 @@ typedef uint64_t dma_addr_t;
 
 #define __iomem
 #define __force
+/* __packed: -D in the Makefile (checkpatch wants the kernel's spelling) */
 #define BITS_PER_LONG	__WORDSIZE
+#define PAGE_SIZE	4096UL
+#define BIT_ULL(n)	(1ULL << (n))
+#define BUILD_BUG_ON(c)	static_assert(!(c), #c)
+#define container_of(ptr, type, member)	\
+	((type *)((char *)(ptr) - offsetof(type, member)))
+/* As linux/stddef.h (the mlx5 WQE segments use both). */
+#define struct_group(NAME, MEMBERS...)	\
+	union {				\
+		struct { MEMBERS };	\
+		struct { MEMBERS } NAME; \
+	}
+#define DECLARE_FLEX_ARRAY(TYPE, NAME)		\
+	struct {				\
+		struct { } __empty_ ## NAME;	\
+		TYPE NAME[];			\
+	}
 
 #define cpu_to_be16(x)	htobe16(x)
 #define cpu_to_be32(x)	htobe32(x)
