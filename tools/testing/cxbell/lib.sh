@@ -19,6 +19,10 @@
 #                   TCP over it, pair_snap / pair_d
 #   lib/toggle.sh   togglers: settings flipped while traffic runs
 #   lib/cx3.sh      the QEMU ConnectX-3 model and the stock mlx4 drivers
+#   lib/cleanup.sh  guest state put back at exit (ktap_plan arms it:
+#                   cxb_sysctl, cxb_set, cxb_on_exit, ...), and
+#                   cxb_clean_guest, which guest/suite.sh runs between
+#                   tests too
 #
 # CXB_LIB: the directory of those libraries (default /cxbell/lib, where
 # vm-run puts them; a script on a host sets it, e.g. scripts/pktgen-hw.sh).
@@ -28,7 +32,7 @@
 ip() { /usr/sbin/ip "$@"; }
 
 CXB_LIB=${CXB_LIB:-/cxbell/lib}
-for _cxb_l in ktap adapter snap pktgen pair toggle cx3; do
+for _cxb_l in ktap adapter snap pktgen pair toggle cx3 cleanup; do
 	# shellcheck source=/dev/null
 	. "$CXB_LIB/$_cxb_l.sh"
 done

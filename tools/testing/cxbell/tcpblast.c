@@ -6,9 +6,11 @@
  *
  *   tcpblast serve PORT          accept one connection, copy it to stdout
  *                                until the peer shuts down, exit 0
+ *   tcpblast serve6 PORT         the same over IPv6
  *   tcpblast send ADDR PORT      connect (retrying for up to 10 s), copy
  *                                stdin to the socket, shut down the write
  *                                side, wait for the server to close, exit 0
+ *                                (ADDR IPv4 or IPv6)
  *   tcpblast udprecv PORT N SECS receive UDP datagrams that start with a
  *                                be32 sequence number until N arrived or
  *                                none came for SECS seconds; print
@@ -78,16 +80,21 @@ static int copy(int in, int out)
 	}
 }
 
-static int serve(int port)
+static int serve(int port, int v6)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
+	struct sockaddr_in6 sa6 = { .sin6_family = AF_INET6 };
 	int one = 1, ls, s;
 
 	sa.sin_port = htons(port);
 	sa.sin_addr.s_addr = htonl(INADDR_ANY);
-	ls = socket(AF_INET, SOCK_STREAM, 0);
+	sa6.sin6_port = htons(port);
+	sa6.sin6_addr = in6addr_any;
+	ls = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0);
 	if (ls < 0 || setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(ls, (struct sockaddr *)&sa, sizeof(sa)) || listen(ls, 1)) {
+	    (v6 ? bind(ls, (struct sockaddr *)&sa6, sizeof(sa6)) :
+		  bind(ls, (struct sockaddr *)&sa, sizeof(sa))) ||
+	    listen(ls, 1)) {
 		perror("tcpblast: listen");
 		return 1;
 	}
@@ -106,21 +113,26 @@ static int serve(int port)
 static int send_stream(const char *addr, int port)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
+	struct sockaddr_in6 sa6 = { .sin6_family = AF_INET6 };
 	struct timespec ts = { 0, 50 * 1000 * 1000 };
+	int v6 = !!strchr(addr, ':');
 	int s = -1, i;
 
 	sa.sin_port = htons(port);
-	if (inet_pton(AF_INET, addr, &sa.sin_addr) != 1) {
+	sa6.sin6_port = htons(port);
+	if (v6 ? inet_pton(AF_INET6, addr, &sa6.sin6_addr) != 1 :
+		 inet_pton(AF_INET, addr, &sa.sin_addr) != 1) {
 		fprintf(stderr, "tcpblast: bad address %s\n", addr);
 		return 1;
 	}
 	for (i = 0; i < 200; i++) {
-		s = socket(AF_INET, SOCK_STREAM, 0);
+		s = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0);
 		if (s < 0) {
 			perror("tcpblast: socket");
 			return 1;
 		}
-		if (!connect(s, (struct sockaddr *)&sa, sizeof(sa)))
+		if (v6 ? !connect(s, (struct sockaddr *)&sa6, sizeof(sa6)) :
+			 !connect(s, (struct sockaddr *)&sa, sizeof(sa)))
 			break;
 		close(s);
 		s = -1;
@@ -224,7 +236,9 @@ int main(int argc, char **argv)
 {
 	signal(SIGTERM, abort_conn);
 	if (argc == 3 && !strcmp(argv[1], "serve"))
-		return serve(atoi(argv[2]));
+		return serve(atoi(argv[2]), 0);
+	if (argc == 3 && !strcmp(argv[1], "serve6"))
+		return serve(atoi(argv[2]), 1);
 	if (argc == 4 && !strcmp(argv[1], "send"))
 		return send_stream(argv[2], atoi(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "udprecv"))
@@ -232,7 +246,7 @@ int main(int argc, char **argv)
 	if (argc == 6 && !strcmp(argv[1], "udpsend"))
 		return udp_send(argv[2], atoi(argv[3]), atoi(argv[4]),
 				atoi(argv[5]));
-	fprintf(stderr, "usage: tcpblast serve PORT | send ADDR PORT |\n"
+	fprintf(stderr, "usage: tcpblast serve PORT | serve6 PORT | send ADDR PORT |\n"
 		"       udprecv PORT N SECS | udpsend ADDR PORT N SIZE\n");
 	return 2;
 }

@@ -98,8 +98,8 @@ TARGETS = [
      "1/1 points"),
 ]
 PREVIOUS = ("previous_dir",
-            "identical to the previous results directory (informational: "
-            "only if the build is the same)", True,
+            "identical to the previous results directory of the same "
+            "commit (informational)", True,
             "22/22 points identical to a")
 
 
@@ -251,17 +251,35 @@ def t_targets_all(t):
 
 def t_table(t):
     """analyze DIR twice in sibling directories: table.md's Targets table
-    is the verdicts, and the second run finds the first identical."""
+    is the verdicts, the second run finds the first identical, and each
+    table.md names its commit (b's recorded, a's not when it ran). A
+    third directory of another commit is compared with neither."""
     tmp = tempfile.mkdtemp(prefix="cxbell-analyze-")
+    commit = "2b35f84 README: a subject\nuncommitted changes\n"
     try:
         for d in ("a", "b"):
             shutil.copytree(DATA, os.path.join(tmp, d))
+            # b as bench/run records its commit; a as a run before that,
+            # of the same commit (recorded after its analysis)
+            if d == "b":
+                with open(os.path.join(tmp, d, "commit"), "w") as f:
+                    f.write(commit)
             out = io.StringIO()
             with contextlib.redirect_stdout(out), \
                     contextlib.redirect_stderr(io.StringIO()):
                 t.eq(f"analyze {d}", analyze.analyze(os.path.join(tmp, d)), 0)
+            if d == "a":
+                with open(os.path.join(tmp, d, "commit"), "w") as f:
+                    f.write(commit)
         text = open(os.path.join(tmp, "b", "table.md")).read()
         t.eq("printed", out.getvalue(), text + "\n")
+        t.eq("b's commit", text.splitlines()[0],
+             'Measured on commit `2b35f84` ("README: a subject") with '
+             'uncommitted changes.')
+        t.eq("a's commit",
+             open(os.path.join(tmp, "a", "table.md")).readline().rstrip(),
+             "Measured on commit unknown (the run predates bench/run "
+             "recording it).")
         sec = text.split("\n### Targets\n\n", 1)[-1].split("\n\n", 1)[0]
         want = ["| target | result | figure |", "|---|---|---|"]
         # the second directory's: the previous one's before the repeats
@@ -270,6 +288,17 @@ def t_table(t):
         t.eq("Targets table", sec.splitlines(), want)
         t.eq("failed.txt", open(os.path.join(tmp, "b", "failed.txt")).read(),
              "cx3-hw-norx port 2 not up under cxbell_mlx4\n")
+        # c, of another commit: no previous directory to compare with
+        shutil.copytree(DATA, os.path.join(tmp, "c"))
+        with open(os.path.join(tmp, "c", "commit"), "w") as f:
+            f.write("0123abc another\n")
+        with contextlib.redirect_stdout(io.StringIO()), \
+                contextlib.redirect_stderr(io.StringIO()):
+            t.eq("analyze c", analyze.analyze(os.path.join(tmp, "c")), 0)
+        text = open(os.path.join(tmp, "c", "table.md")).read()
+        sec = text.split("\n### Targets\n\n", 1)[-1].split("\n\n", 1)[0]
+        t.eq("c's Targets table", sec.splitlines(),
+             [w for w in want if PREVIOUS[1] not in w])
     finally:
         shutil.rmtree(tmp)
 

@@ -13,6 +13,9 @@
 #   cxb_adapter_up ID [GEN]         cxb_new ID 2 GEN, both ports with one
 #                                   channel and up, port 0's carrier on
 #                                   within 5 s (the pair fixtures' base)
+#   cxb_ab_up ID [GEN]              cxb_adapter_up ID GEN; sets AD (ID),
+#                                   A (port 0's netdev), B (port 1's) and
+#                                   BMAC (B's address)
 #   skb_defer_flush                 make every CPU free its deferred skbs
 #   cxb_netdevs ID                  netdev names of adapter ID, one a line
 #   cxb_has_netdevs ID N            adapter ID has at least N netdevs
@@ -21,13 +24,17 @@
 #   sim_ctr ID PORT NAME            one sim debugfs counter of a port
 #   sim_engine ID [inline|deferred] set (or print) the adapter's engine
 #   sim_reset ID                    reset the adapter's sim counters
+#   sim_adapters                    IDs of the sim adapters there are
+#   sim_no_violations ID...         assert (eq) 0 violations on every port
+#                                   of each adapter ID
 #   sim_dma_live [ID]               live DMA mappings (all, or adapter ID)
 #   dma_live_zero [WHAT]            assert (eq) that the sim's live DMA
 #                                   mappings reach 0 within 10 s
 #   sim_stranded_log                the sim's log lines about stranded
 #                                   WQEs (to print as diagnostics)
 #   no_ipv6                         no IPv6 on new interfaces (no stray
-#                                   DAD/MLD/RS frames disturbing counters)
+#                                   DAD/MLD/RS frames disturbing counters),
+#                                   as booted again at exit
 #   cxb_priv_flag IF NAME           a private flag: on or off
 #   cxb_tx_push IF                  "TX Push" of ethtool -g: on or off
 #   cxb_copybreak IF                ethtool --get-tunable tx-copybreak value
@@ -164,6 +171,28 @@ sim_reset()
 	echo 1 >"$CXB_DBG/cxbell_sim$1/reset_counters"
 }
 
+sim_adapters()
+{
+	for _a in "$CXB_DBG"/cxbell_sim*; do
+		[ -d "$_a" ] && echo "${_a##*/cxbell_sim}"
+	done
+}
+
+# sim_no_violations ID...: no port of adapter ID counted a violation; an
+# adapter that is not there fails too.
+sim_no_violations()
+{
+	for _nv_ad in "$@"; do
+		[ -d "$CXB_DBG/cxbell_sim$_nv_ad" ] ||
+			{ ktap_diag "no sim adapter $_nv_ad"; return 1; }
+		for _nv_p in "$CXB_DBG/cxbell_sim$_nv_ad"/port*; do
+			_nv_p=${_nv_p##*/port}
+			eq "$(sim_ctr "$_nv_ad" "$_nv_p" violations)" 0 \
+				"adapter $_nv_ad port$_nv_p violations" || return 1
+		done
+	done
+}
+
 sim_dma_live()
 {
 	if [ -n "${1:-}" ]; then
@@ -191,8 +220,8 @@ dma_live_zero()
 
 no_ipv6()
 {
-	sysctl -qw net.ipv6.conf.all.disable_ipv6=1 >/dev/null 2>&1
-	sysctl -qw net.ipv6.conf.default.disable_ipv6=1 >/dev/null 2>&1
+	cxb_sysctl net.ipv6.conf.all.disable_ipv6 1 >/dev/null 2>&1
+	cxb_sysctl net.ipv6.conf.default.disable_ipv6 1 >/dev/null 2>&1
 	return 0
 }
 
@@ -209,6 +238,16 @@ cxb_adapter_up()
 	_au_p0=$(cxb_netdev "$1" 0) || return 1
 	wait_until 5 _cxb_carrier "$_au_p0" ||
 		{ ktap_diag "no carrier on $_au_p0"; return 1; }
+}
+
+# cxb_ab_up ID [GEN]: cxb_adapter_up ID GEN, the test's two ports named:
+# AD=ID, A (port 0), B (port 1), BMAC (B's MAC address).
+cxb_ab_up()
+{
+	cxb_adapter_up "$1" "${2:-}" || return 1
+	AD=$1
+	A=$(cxb_netdev "$1" 0) && B=$(cxb_netdev "$1" 1) || return 1
+	BMAC=$(cat "/sys/class/net/$B/address")
 }
 
 # Netdev $1 (in this namespace) has carrier.

@@ -11,6 +11,12 @@
 #                                   scripts outside the tree that eval them)
 #   cx3_d NAME                      snapshot a minus snapshot b of NAME
 #                                   (snap_d, lib/snap.sh)
+#   cx3_tcp_tso MIB STAT            MIB MiB from netns a to b (sha256
+#                                   checked) with the GSO skbs given to $p1
+#                                   traced: as many LSO WQEs in $p1's
+#                                   ethtool STAT (delta in $_tso) and the
+#                                   model's lso_wqes, their gso_segs in its
+#                                   lso_segments (snapshots b, a)
 #   cx3_port_snap SNAP IF1 IF2      snapshot SNAP of the model's counters
 #                                   (keys as named) and of IF1 (e1_*) and
 #                                   IF2 (e2_*)
@@ -55,6 +61,22 @@ cx3_counters()
 cx3_d()
 {
 	snap_d "$1" a b
+}
+
+cx3_tcp_tso()
+{
+	snap_new b && snap_add b "" cx3_counters || return 1
+	_tso0=$(cxb_stat "$p1" "$2" a) || return 1
+	gso_trace_on "$p1" || return 1
+	ns_tcp_sha "$1" || { gso_trace_off; return 1; }
+	gso_trace_off || return 1
+	snap_new a && snap_add a "" cx3_counters || return 1
+	_tso=$(($(cxb_stat "$p1" "$2" a) - _tso0))
+	ktap_diag "TSO: $gso_skbs GSO skbs of $gso_segs segments, $2 $_tso," \
+		"model lso_wqes $(cx3_d lso_wqes) lso_segments $(cx3_d lso_segments)"
+	eq "$_tso" "$gso_skbs" "$2 vs GSO skbs" &&
+	eq "$(cx3_d lso_wqes)" "$gso_skbs" "model lso_wqes vs GSO skbs" &&
+	eq "$(cx3_d lso_segments)" "$gso_segs" "model lso_segments vs their gso_segs"
 }
 
 cx3_port_snap()

@@ -3,7 +3,8 @@
 # KTAP output, the kernel log check and the assertions of every test
 # (part of lib.sh, which sources it).
 #
-#   ktap_plan N             print "KTAP version 1" and "1..N", clear dmesg
+#   ktap_plan N             print "KTAP version 1" and "1..N", clear dmesg;
+#                           arm the cleanup at exit (lib/cleanup.sh)
 #   ktap_ok NAME [COND...]  "ok" if COND (a command) succeeds or is absent,
 #                           else "not ok"; either way turned into "not ok"
 #                           if the kernel log got a bad line since the last
@@ -54,6 +55,7 @@ ktap_plan()
 	echo "KTAP version 1"
 	echo "1..$1"
 	dmesg -c >/dev/null 2>&1
+	cxb_cleanup_arm
 }
 
 # Diagnostics come before the result they belong to (run-tests shows the

@@ -32,6 +32,13 @@
 #                                   tcp_rc, tcp_sum, tcp_secs
 #   ns_ping10                       10 pings a -> b, all back
 #   ns_tcp_sha MIB                  MIB random MiB a -> b, sha256 checked
+#   gso_trace_on IF / gso_trace_off the GSO skbs the stack hands IF's
+#                                   ndo_start_xmit (tracepoint
+#                                   net:net_dev_start_xmit, gso_size > 0);
+#                                   tracefs mounted if it was not;
+#                                   gso_trace_off sets gso_skbs and
+#                                   gso_segs (their gso_segs summed), fails
+#                                   if the trace lost an event
 
 pair_id=1
 
@@ -225,4 +232,39 @@ ns_tcp_sha()
 	tcp_ab /tmp/src
 	ktap_diag "$1 MiB in $tcp_secs s"
 	tcp_ab_ok "$_sum"
+}
+
+CXB_TRACE=/sys/kernel/tracing
+
+gso_trace_on()
+{
+	_ev=$CXB_TRACE/events/net/net_dev_start_xmit
+	{ [ -e "$CXB_TRACE/trace" ] ||
+	  mount -t tracefs nodev "$CXB_TRACE"; } &&
+	echo 0 >"$CXB_TRACE/tracing_on" &&
+	echo 8192 >"$CXB_TRACE/buffer_size_kb" && : >"$CXB_TRACE/trace" &&
+	echo "name == \"$1\" && gso_size > 0" >"$_ev/filter" &&
+	echo 1 >"$_ev/enable" && echo 1 >"$CXB_TRACE/tracing_on"
+}
+
+gso_trace_off()
+{
+	_ev=$CXB_TRACE/events/net/net_dev_start_xmit
+	echo 0 >"$CXB_TRACE/tracing_on"
+	echo 0 >"$_ev/enable"
+	echo 0 >"$_ev/filter"
+	# shellcheck disable=SC2046 # three numbers
+	set -- $(awk '
+		/^# entries-in-buffer/ { split($3, e, "/"); lost = e[2] - e[1] }
+		/net_dev_start_xmit:/ {
+			for (i = 1; i <= NF; i++)
+				if ($i ~ /^gso_segs=/) {
+					split($i, a, "=")
+					n++
+					s += a[2]
+				}
+		}
+		END { print n + 0, s + 0, lost + 0 }' "$CXB_TRACE/trace")
+	gso_skbs=$1 gso_segs=$2
+	[ "$3" = 0 ] || { ktap_diag "trace lost $3 events"; return 1; }
 }

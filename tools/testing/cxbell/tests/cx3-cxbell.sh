@@ -32,7 +32,10 @@
 #                     ring 4096 TXBBs (a late NAPI poll must not stop the
 #                     queue in the policy runs)
 #   link_settings     ethtool of port 1: 10000Mb/s (the model's 10G XFI
-#                     in QUERY_PORT), full duplex
+#                     in QUERY_PORT), full duplex, autonegotiation off;
+#                     ethtool -s speed 1000 autoneg off: "Operation not
+#                     supported" (no PTYS register in the model), the
+#                     speed still 10000Mb/s
 #   pktgen_OPT_BF_B   for doorbell_opt OPT in 0 1 3, blueflame BF on/off,
 #                     pktgen burst B in 1 8 32: COUNT 60-byte frames from
 #                     port 1 to port 2, pause off (a receiver out of buffers
@@ -107,7 +110,18 @@
 #                     0x8100, 4 bytes longer), v2 still gets N; on again;
 #                     0 violations
 #   ping, tcp_64mib   between netns a (10.0.0.1) and b (10.0.0.2) across
-#                     the cable: 10/10, 64 MiB sha256
+#                     the cable: 10/10 (every frame port 1 sends meanwhile
+#                     goes through the bounce buffer: tx_bounced ==
+#                     tx_packets), 64 MiB sha256; TSO on (the
+#                     model's QUERY_DEV_CAP has LSO): the GSO skbs given
+#                     to port 1 (tracepoint net:net_dev_start_xmit) ==
+#                     its tx_tso_packets == the model's lso_wqes, the
+#                     model's lso_segments == their gso_segs summed
+#   tso               tcp-segmentation-offload on by default; 4 MiB: as
+#                     above, with LSO WQEs (> 0); ethtool -K tso off on
+#                     both ports: no GSO skb, tx_tso_packets and the
+#                     model's lso_segments stay 0, the data intact; on
+#                     again
 #   datapath_clean    0 violations; tx_frames == rx_frames + rx_dropped
 #                     over the whole run
 #   unload_clean      README's way back: modprobe -r cxbell_mlx4 cxbell,
@@ -126,7 +140,7 @@ OPTS="0 1 3"
 BFS="on off"
 BURSTS="1 8 32"
 
-ktap_plan $((17 + $(set -- $OPTS; echo $#) * $(set -- $BFS; echo $#) * $(set -- $BURSTS; echo $#)))
+ktap_plan $((18 + $(set -- $OPTS; echo $#) * $(set -- $BFS; echo $#) * $(set -- $BURSTS; echo $#)))
 no_ipv6
 
 loaded() { [ -d "/sys/module/$1" ]; }
@@ -143,8 +157,9 @@ kmod_setup()
 	done
 	PATH=/tmp/kmod:$PATH
 	kmod_was=$(cat /proc/sys/kernel/modprobe)
-	echo /tmp/kmod/modprobe >/proc/sys/kernel/modprobe
+	cxb_set /proc/sys/kernel/modprobe /tmp/kmod/modprobe
 	# README: "cp contrib/modprobe/cxbell-mlx4.conf /etc/modprobe.d/"
+	cxb_on_exit 'rm -f /etc/modprobe.d/cxbell-mlx4.conf'
 	(cd /cxbell && cp contrib/modprobe/cxbell-mlx4.conf /etc/modprobe.d/)
 }
 
@@ -485,13 +500,25 @@ tx_error()
 	return $_rc
 }
 
-# ethtool's speed and duplex of port 1, from mlx4_core's QUERY_PORT
+# ethtool's speed and duplex of port 1, from mlx4_core's QUERY_PORT, no
+# autonegotiation; ethtool -s is not supported (the model has no PTYS
+# register) and changes nothing
 link_settings()
 {
 	[ "$up" = 1 ] || { ktap_diag "ports not up"; return 1; }
 	_o=$(ethtool "$p1") || return 1
 	eq "$(echo "$_o" | sed -n 's/^[[:space:]]*Speed: //p')" 10000Mb/s "speed" &&
-		eq "$(echo "$_o" | sed -n 's/^[[:space:]]*Duplex: //p')" Full "duplex"
+		eq "$(echo "$_o" | sed -n 's/^[[:space:]]*Duplex: //p')" Full "duplex" &&
+		eq "$(echo "$_o" | sed -n 's/^[[:space:]]*Auto-negotiation: //p')" off "autoneg" ||
+		return 1
+	if _o=$(ethtool -s "$p1" speed 1000 autoneg off 2>&1); then
+		ktap_diag "ethtool -s accepted"; return 1
+	fi
+	case $_o in
+	*"Operation not supported"*) ;;
+	*) ktap_diag "ethtool -s: $_o"; return 1 ;;
+	esac
+	eq "$(ethtool "$p1" | sed -n 's/^[[:space:]]*Speed: //p')" 10000Mb/s "speed after -s"
 }
 
 N=100
@@ -630,20 +657,16 @@ rss_cx3()
 # must be WHAT ("TAGGED TCI PROTO LEN" of napi_gro_receive_entry)
 vlan_run()
 {
-	_tr=/sys/kernel/tracing _ev=/sys/kernel/tracing/events/net/napi_gro_receive_entry
 	_bf0=$(cxb_stat "$p1" tx_blueflame) _vr0=$(cat /sys/class/net/v2/statistics/rx_packets)
 	_r0=$(cxb_stat "$p2" rx_packets)
-	echo 0 >"$_tr/tracing_on" && : >"$_tr/trace" || return 1
-	echo "name == \"$p2\"" >"$_ev/filter" && echo 1 >"$_ev/enable" || return 1
-	echo 1 >"$_tr/tracing_on"
+	cxb_trace_start net/napi_gro_receive_entry "name == \"$p2\"" || return 1
 	_out=$(rawsend v1 "$m2" 60 "$N") || { ktap_diag "rawsend: $_out"; return 1; }
 	_arr() { [ $(($(cxb_stat "$p2" rx_packets) - _r0)) -ge "$N" ]; }
 	wait_until 10 _arr
 	sleep 0.3
-	echo 0 >"$_tr/tracing_on"
-	echo 0 >"$_ev/enable"
+	cxb_trace_stop net/napi_gro_receive_entry
 	_got=$(sed -n 's/.* vlan_tagged=\([01]\) .* vlan_tci=\(0x[0-9a-f]*\) protocol=\(0x[0-9a-f]*\) .* len=\([0-9]*\) .*/\1 \2 \3 \4/p' \
-		"$_tr/trace" | sort | uniq -c | sed 's/^ *//' | tr '\n' ';')
+		"$CXB_TRACE/trace" | sort | uniq -c | sed 's/^ *//' | tr '\n' ';')
 	ktap_diag "at $p2: $_got"
 	eq "$_got" "$N $1;" "frames at $p2" &&
 		eq $(($(cat /sys/class/net/v2/statistics/rx_packets) - _vr0)) "$N" "v2 rx_packets" &&
@@ -675,14 +698,52 @@ ping_ok()
 {
 	[ "$up" = 1 ] || { ktap_diag "ports not up"; return 1; }
 	cxb_netns_pair "$p1" "$p2" 10 || return 1
+	_t0=$(cxb_stat "$p1" tx_packets a) && _b0=$(cxb_stat "$p1" tx_bounced a) ||
+		return 1
 	ns_ping10 || return 1
 	pinged=1
+	# every frame port 1 sent (ARP, 98-byte echo requests) is short and
+	# linear: copied into the send ring's bounce buffer, none mapped
+	_t=$(($(cxb_stat "$p1" tx_packets a) - _t0))
+	_b=$(($(cxb_stat "$p1" tx_bounced a) - _b0))
+	ktap_diag "port 1 sent $_t frames, $_b through the bounce buffer"
+	le 10 "$_t" "port 1 tx_packets" && eq "$_b" "$_t" "port 1 tx_bounced"
+}
+
+# tcp_tso MIB: cx3_tcp_tso with cxbell's count of LSO WQEs, and the
+# model saw no violation
+tcp_tso()
+{
+	cx3_tcp_tso "$1" tx_tso_packets &&
+	eq "$(cx3_d violations)" 0 "model violations"
 }
 
 tcp_ok()
 {
 	[ $pinged = 1 ] || { ktap_diag "ping failed: not tried"; return 1; }
-	ns_tcp_sha "$TCP_MB"
+	tcp_tso "$TCP_MB"
+}
+
+# TSO on by default (the model advertises LSO, so cxbell_mlx4 offers
+# it): the transfer went out in LSO WQEs; off: none
+tso_ok()
+{
+	[ $pinged = 1 ] || { ktap_diag "ping failed: not tried"; return 1; }
+	_f=$(ip netns exec a ethtool -k "$p1" | awk '$1 == "tcp-segmentation-offload:" { print $2 }')
+	eq "$_f" on "tcp-segmentation-offload" && tcp_tso 4 &&
+		[ "$_tso" -gt 0 ] || { ktap_diag "no LSO WQE"; return 1; }
+	for _x in "a $p1" "b $p2"; do
+		set -- $_x
+		ip netns exec "$1" ethtool -K "$2" tso off || return 1
+	done
+	tcp_tso 4 && eq "$gso_skbs" 0 "GSO skbs, TSO off" &&
+		eq "$(cx3_d lso_segments)" 0 "model lso_segments, TSO off"
+	_rc=$?
+	for _x in "a $p1" "b $p2"; do
+		set -- $_x
+		ip netns exec "$1" ethtool -K "$2" tso on || _rc=1
+	done
+	return $_rc
 }
 
 datapath_clean()
@@ -757,6 +818,7 @@ ktap_ok rss rss_cx3
 ktap_ok vlan vlan_cx3
 ktap_ok ping ping_ok
 ktap_ok tcp_64mib tcp_ok
+ktap_ok tso tso_ok
 ktap_ok datapath_clean datapath_clean
 ktap_ok unload_clean unload_clean
 ktap_finish

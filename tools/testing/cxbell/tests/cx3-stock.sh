@@ -59,7 +59,11 @@
 #                     within 5 s ("Link Down"), back on within 10 s after
 #                     cx3stat -c 1; a clean log
 #   ping              ports in netns a (10.0.0.1) and b (10.0.0.2): 10/10
-#   tcp_64mib         64 MiB over TCP from a to b, sha256 checked
+#   tcp_64mib         64 MiB over TCP from a to b, sha256 checked; TSO on
+#                     (the model advertises LSO): the GSO skbs given to
+#                     port 1 (tracepoint net:net_dev_start_xmit) > 0, ==
+#                     mlx4_en's tso_packets == the model's lso_wqes; the
+#                     model's lso_segments == their gso_segs summed
 #   datapath_clean    0 violations, tx_frames == rx_frames + rx_dropped
 #                     over the whole run, no drop counted by mlx4_en
 #   unload_clean      the namespaces deleted, rmmod mlx4_en mlx4_core: no
@@ -391,7 +395,11 @@ tcp_ok()
 {
 	# No TCP without ping: a dead link would only time out.
 	[ $pinged = 1 ] || { ktap_diag "ping failed: not tried"; return 1; }
-	ns_tcp_sha "$TCP_MB"
+	# mlx4_en on the model's LSO capability (QUERY_DEV_CAP max_gso_sz,
+	# BLH): every GSO skb one LSO WQE (mlx4_en's tso_packets), cut into
+	# its gso_segs segments
+	cx3_tcp_tso "$TCP_MB" tso_packets || return 1
+	[ "$gso_skbs" -gt 0 ] || { ktap_diag "no GSO skb"; return 1; }
 }
 
 datapath_clean()

@@ -90,6 +90,7 @@ sim_checks()
 			"sim rx_dropped $(pair_d ${sp}_rx_dropped)" \
 			"tx_discarded $(pair_d ${sp}_tx_discarded)" \
 			"bf_writes $(pair_d ${sp}_bf_writes)" \
+			"nop_wqes $(pair_d ${sp}_nop_wqes)" \
 			"violations $(pair_d ${sp}_violations);" \
 			"by_completion $(pair_d ${dp}_tx_doorbell_by_completion)" \
 			"deferred $(pair_d ${dp}_tx_doorbell_deferred)" \

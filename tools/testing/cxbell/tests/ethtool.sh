@@ -9,15 +9,29 @@
 #   -l/-L: combined channels 1..max, default 1; 0 and max+1 rejected
 #   -S: every counter name of the spec, global and per ring
 #   -T: software transmit and receive timestamps, no hardware clock
-#   link settings: with carrier the sim's speed (debugfs portP/speed,
-#          default 10000), full duplex, direct-attach copper, supported
-#          and advertised link modes the speed's CR member (10000baseCR,
-#          40000baseCR4) and FIBRE, as mlx4_en reports a cable; a new
-#          speed is reported; 0 and 400001 refused (EINVAL); without
-#          carrier speed and duplex unknown
+#   link settings: the sim's ports support the ConnectX-3 Pro modes
+#          1000baseKX, 10000baseKR/CR, 40000baseKR4/CR4 and
+#          56000baseKR4/CR4 up to their debugfs portP/speed (default
+#          56000), advertise them all and negotiate: with carrier the
+#          fastest common mode's speed, full duplex, direct-attach
+#          copper (FIBRE), autonegotiation on, the partner's modes; a
+#          new module speed (40000) renegotiates at 40000; 0, 400001
+#          and 25000 refused (EINVAL); without carrier speed and duplex
+#          unknown
+#   ethtool -s (Documentation/sim.rst, Link):
+#          autonegotiation picks the fastest mode both ends advertise,
+#          one renegotiation is one carrier down and up on each end; the
+#          same speed in different technologies (KR4 against CR4) gives
+#          no link; equal forced speeds link, different ones do not; a
+#          forced end links with a negotiating one that advertises its
+#          speed (parallel detection), not with one that does not;
+#          settings made while the port is down apply when it comes up;
+#          half duplex, a speed or modes the port does not support,
+#          another connector: EINVAL with a kernel log line, nothing
+#          changed (no renegotiation)
 . /cxbell/lib.sh
 
-ktap_plan 14
+ktap_plan 19
 no_ipv6
 
 STATS="tx_packets tx_bytes tx_xmit_more tx_doorbells tx_doorbell_on_stop
@@ -51,31 +65,179 @@ ts_info()
 link() { ethtool "$p0" | sed -n "s/^[[:space:]]*$1:[[:space:]]*//p"; }
 has_carrier() { [ "$(cat "/sys/class/net/$1/carrier")" = 1 ]; }
 
+# modes DEV FIELD: the link modes of "FIELD:" (e.g. "Supported link
+# modes") in ethtool's output for DEV, on one line
+modes()
+{
+	ethtool "$1" | awk -v key="$2:" '
+		index($0, key) { on = 1; sub(".*" key, "") }
+		on && /^\t[^ \t]/ && !index($0, key) { exit }
+		on { for (i = 1; i <= NF; i++) printf "%s%s", sep, $i; sep = " " }
+		END { print "" }'
+}
+# field DEV FIELD: the value of "FIELD:" in ethtool's output for DEV
+field() { ethtool "$1" | sed -n "s/^[[:space:]]*$2:[[:space:]]*//p"; }
+speed_is() { [ "$(field "$1" Speed)" = "$2" ]; }
+no_carrier() { ! has_carrier "$1"; }
+
+ALL_MODES="1000baseKX/Full 10000baseKR/Full 40000baseKR4/Full 40000baseCR4/Full 56000baseKR4/Full 56000baseCR4/Full 10000baseCR/Full"
+MODES_40G="1000baseKX/Full 10000baseKR/Full 40000baseKR4/Full 40000baseCR4/Full 10000baseCR/Full"
+
 link_settings()
 {
 	_spd=$CXB_DBG/cxbell_sim1/port0/speed
 	wait_until 5 has_carrier "$p0" || { ktap_diag "no carrier on $p0"; return 1; }
-	eq "$(link Speed)" 10000Mb/s "speed" && eq "$(link Duplex)" Full "duplex" &&
+	eq "$(cat "$_spd")" 56000 "debugfs speed" &&
+		eq "$(link Speed)" 56000Mb/s "speed" && eq "$(link Duplex)" Full "duplex" &&
 		eq "$(link Port)" "Direct Attach Copper" "port" &&
 		eq "$(link 'Supported ports')" "[ FIBRE ]" "supported ports" &&
-		eq "$(link 'Supported link modes')" "10000baseCR/Full" "supported" &&
-		eq "$(link 'Advertised link modes')" "10000baseCR/Full" "advertised" ||
+		eq "$(modes "$p0" 'Supported link modes')" "$ALL_MODES" "supported" &&
+		eq "$(modes "$p0" 'Advertised link modes')" "$ALL_MODES" "advertised" &&
+		eq "$(modes "$p0" 'Link partner advertised link modes')" "$ALL_MODES" "partner" &&
+		eq "$(link 'Supports auto-negotiation')" Yes "supports autoneg" &&
+		eq "$(link 'Link partner advertised auto-negotiation')" Yes "partner autoneg" &&
+		eq "$(link Auto-negotiation)" on "autoneg" ||
 		return 1
 	echo 40000 >"$_spd" || return 1
-	eq "$(link Speed)" 40000Mb/s "speed after 40000" &&
-		eq "$(link 'Supported link modes')" "40000baseCR4/Full" "supported at 40000" ||
+	wait_until 5 speed_is "$p0" 40000Mb/s || { ktap_diag "speed $(link Speed) after 40000"; return 1; }
+	eq "$(field "$p1" Speed)" 40000Mb/s "$p1 speed after 40000" &&
+		eq "$(modes "$p0" 'Supported link modes')" "$MODES_40G" "supported at 40000" &&
+		eq "$(modes "$p0" 'Advertised link modes')" "$MODES_40G" "advertised at 40000" ||
 		return 1
-	for _v in 0 400001; do
+	for _v in 0 400001 25000; do
 		if echo "$_v" >"$_spd" 2>/dev/null; then
 			ktap_diag "speed $_v accepted"; return 1
 		fi
 	done
 	eq "$(cat "$_spd")" 40000 "speed after the refused writes" || return 1
 	ip link set "$p1" down || return 1
-	wait_until 5 eval '! has_carrier "$p0"' || return 1
+	wait_until 5 no_carrier "$p0" || return 1
 	eq "$(link Speed)" "Unknown!" "speed without carrier" &&
 		eq "$(link Duplex)" "Unknown! (255)" "duplex without carrier" || return 1
-	echo 10000 >"$_spd" && ip link set "$p1" up
+	echo 56000 >"$_spd" && ip link set "$p1" up &&
+		wait_until 5 speed_is "$p0" 56000Mb/s
+}
+
+# Link mode masks (ETHTOOL_LINK_MODE_*_BIT of uapi ethtool.h)
+M1G_KX=0x20000
+M10G_KR=0x80000
+M40G_KR4=0x800000
+M40G_CR4=0x1000000
+M56G_KR4=0x8000000
+
+# hex MASK...: the masks OR-ed, in hex (ethtool -s advertise takes hex)
+hex() { _m=0; for _x in "$@"; do _m=$((_m | _x)); done; printf '%#x' "$_m"; }
+
+# defaults: both ends negotiating, every mode advertised, at 56000
+defaults()
+{
+	ethtool -s "$p0" autoneg on && ethtool -s "$p1" autoneg on && both_at 56000Mb/s
+}
+
+# downs DEV: carrier down events of DEV so far
+downs() { cat "/sys/class/net/$1/carrier_down_count"; }
+ups() { cat "/sys/class/net/$1/carrier_up_count"; }
+
+# both_at SPEED: carrier on both ends at SPEED
+both_at()
+{
+	wait_until 5 speed_is "$p0" "$1" && wait_until 5 speed_is "$p1" "$1" ||
+		{ ktap_diag "speeds $(field "$p0" Speed) $(field "$p1" Speed), want $1"; return 1; }
+}
+
+# no_link: neither end has carrier, still after a second (the
+# renegotiation took 200 ms)
+no_link()
+{
+	wait_until 5 no_carrier "$p0" && wait_until 5 no_carrier "$p1" || return 1
+	sleep 1
+	no_carrier "$p0" && no_carrier "$p1" ||
+		{ ktap_diag "carrier $(cat /sys/class/net/$p0/carrier) $(cat /sys/class/net/$p1/carrier)"; return 1; }
+}
+
+autoneg_fastest_common()
+{
+	defaults || return 1
+	ethtool -s "$p0" advertise $(hex $M10G_KR $M40G_KR4) &&
+		both_at 40000Mb/s || return 1
+	eq "$(modes "$p1" 'Link partner advertised link modes')" \
+		"10000baseKR/Full 40000baseKR4/Full" "$p1 partner modes" || return 1
+	# one renegotiation: one carrier down and up on each end
+	_d0=$(downs "$p0") _d1=$(downs "$p1") _u0=$(ups "$p0") _u1=$(ups "$p1")
+	ethtool -s "$p1" advertise $(hex $M1G_KX $M10G_KR $M40G_CR4) || return 1
+	both_at 10000Mb/s || return 1
+	eq "$(($(downs "$p0") - _d0)) $(($(ups "$p0") - _u0))" "1 1" "$p0 carrier down/up events" &&
+		eq "$(($(downs "$p1") - _d1)) $(($(ups "$p1") - _u1))" "1 1" "$p1 carrier down/up events" &&
+		eq "$(field "$p0" Auto-negotiation)" on "$p0 autoneg"
+}
+
+autoneg_kr4_vs_cr4()
+{
+	defaults || return 1
+	ethtool -s "$p0" advertise $M40G_KR4 && ethtool -s "$p1" advertise $M40G_CR4 || return 1
+	no_link || return 1
+	eq "$(field "$p0" Speed)" "Unknown!" "speed without a common mode" || return 1
+	ethtool -s "$p1" advertise $(hex $M40G_CR4 $M40G_KR4) && both_at 40000Mb/s
+}
+
+forced_speeds()
+{
+	defaults || return 1
+	ethtool -s "$p0" speed 10000 autoneg off && ethtool -s "$p1" speed 10000 autoneg off &&
+		both_at 10000Mb/s || return 1
+	eq "$(field "$p0" Auto-negotiation)/$(field "$p1" Auto-negotiation)" off/off "autoneg" &&
+		eq "$(modes "$p0" 'Link partner advertised link modes')" "" "no partner pages" ||
+		return 1
+	ethtool -s "$p1" speed 1000 autoneg off && no_link || return 1
+	# settings made while down apply at up
+	ip link set "$p1" down && ethtool -s "$p1" speed 10000 autoneg off &&
+		ip link set "$p1" up && both_at 10000Mb/s
+}
+
+parallel_detect()
+{
+	defaults && ethtool -s "$p1" speed 10000 autoneg off && both_at 10000Mb/s ||
+		return 1
+	eq "$(field "$p0" Auto-negotiation)" on "$p0 autoneg" &&
+		eq "$(modes "$p0" 'Link partner advertised link modes')" "" "$p0 partner modes" ||
+		return 1
+	ethtool -s "$p0" advertise $(hex $M40G_KR4 $M56G_KR4) && no_link || return 1
+	ethtool -s "$p1" speed 40000 autoneg off && both_at 40000Mb/s || return 1
+	ethtool -s "$p1" autoneg on && both_at 56000Mb/s
+}
+
+# refuse WHAT ARGS...: ethtool -s $p1 ARGS fails with EINVAL and a kernel
+# log line containing WHAT, and changes nothing
+refuse()
+{
+	_what=$1
+	shift
+	_n=$(dmesg | wc -l)
+	if _out=$(ethtool -s "$p1" "$@" 2>&1); then
+		ktap_diag "-s $* accepted"; return 1
+	fi
+	case $_out in
+	*"Invalid argument"*) ;;
+	*) ktap_diag "-s $*: $_out"; return 1 ;;
+	esac
+	dmesg | tail -n +$((_n + 1)) | grep -q "$p1: $_what" || { ktap_diag "-s $*: no log line '$_what'"; return 1; }
+}
+
+bad_input()
+{
+	defaults || return 1
+	_d1=$(downs "$p1")
+	refuse "speed 20000 is not supported" speed 20000 autoneg off &&
+		refuse "speed 100 is not supported" speed 100 autoneg off &&
+		refuse "none of the advertised link modes is supported" advertise 0x1 &&
+		refuse "none of the advertised link modes is supported" advertise 0x0 &&
+		refuse "half duplex is not supported" duplex half &&
+		refuse "none of the advertised link modes is supported" speed 10000 autoneg off advertise 0x1 &&
+		refuse "the port's connector cannot be changed" port tp || return 1
+	eq "$(downs "$p1")" "$_d1" "carrier downs after refusals" &&
+		eq "$(field "$p1" Speed)" 56000Mb/s "speed after refusals" &&
+		eq "$(field "$p1" Auto-negotiation)" on "autoneg after refusals" &&
+		eq "$(modes "$p1" 'Advertised link modes')" "$ALL_MODES" "advertised after refusals"
 }
 
 # ring VALUE of "Current hardware settings" (cur) or "Pre-set maximums" (max)
@@ -236,5 +398,10 @@ ktap_ok stats_names stats_names
 ktap_ok stats_names_max_rings stats_names_max
 ktap_ok timestamping_software ts_info
 ktap_ok link_settings link_settings
+ktap_ok autoneg_fastest_common_mode autoneg_fastest_common
+ktap_ok autoneg_kr4_vs_cr4_no_link autoneg_kr4_vs_cr4
+ktap_ok forced_speeds_match_mismatch forced_speeds
+ktap_ok parallel_detection parallel_detect
+ktap_ok bad_input_einval_unchanged bad_input
 ktap_ok teardown_dma_live_zero teardown
 ktap_finish

@@ -54,19 +54,19 @@ touch /tmp/cxb-faults-injected
 # GFP_KERNEL allocations too (ignore-gfp-wait N), but never user pages
 # (a failed user page fault is an OOM kill, not an errno), any order, no
 # report of their own (verbose 0), only tasks with make-it-fail set.
+# All put back at exit (lib/cleanup.sh), the console level too.
 for d in $FS $FP; do
-	echo 0 >$d/probability
-	echo 1 >$d/interval
-	echo -1 >$d/times
-	echo 0 >$d/space
-	echo 0 >$d/verbose
-	echo Y >$d/task-filter
-	echo N >$d/ignore-gfp-wait
+	cxb_set $d/probability 0
+	cxb_set $d/interval 1
+	cxb_set $d/times -1
+	cxb_set $d/space 0
+	cxb_set $d/verbose 0
+	cxb_set $d/task-filter Y
+	cxb_set $d/ignore-gfp-wait N
 done
-echo Y >$FP/ignore-gfp-highmem
-echo 0 >$FP/min-order
-
-trap 'dmesg -n 5; echo 0 >$FS/probability; echo 0 >$FP/probability' EXIT
+cxb_set $FP/ignore-gfp-highmem Y
+cxb_set $FP/min-order 0
+cxb_on_exit "dmesg -n $(cut -f1 /proc/sys/kernel/printk)"
 
 # Bad kernel log lines since the last call, without the "Call Trace" of
 # the reports of injected failures (their header up to "</TASK>").

@@ -21,7 +21,8 @@
 #   lose_doorbell (all, until the watchdog): tx_timeout 1, the unannounced
 #                     WQEs dropped (tx_dropped), the rest delivered
 #   engine_delay_us 2 s (deferred engine): no tx_timeout, nothing lost
-#   dma_map_fail 20:  sim dma_map_failed == tx_dropped + rx_alloc_fail
+#   dma_map_fail 20 (200-byte frames: mapped, not bounced):
+#                     sim dma_map_failed == tx_dropped + rx_alloc_fail
 #   dma_map_fail (all, 1 s): RX rings run dry and refill afterwards
 #                     (port 1 holds every frame it receives in a UDP
 #                     socket that does not read, so its page pool cannot
@@ -71,9 +72,10 @@ d() { snap_d "$1_$2" A B; }
 
 # A pktgen run of COUNT from port 0, in the background: pg_start COUNT,
 # pg_wait sets sent.
-pg_start() { pktgen_run "$p0" "$1" 1 "$mac" >"$PG_OUT" & pg=$!; }
+# pg_start COUNT [SIZE]: SIZE defaults to pktgen_run's 60 bytes
+pg_start() { pktgen_run "$p0" "$1" 1 "$mac" ${2:+"$2"} >"$PG_OUT" & pg=$!; }
 pg_wait() { wait "$pg" || return 1; sent=$(cut -d' ' -f2 "$PG_OUT"); }
-pg() { pg_start "$1" && pg_wait; }
+pg() { pg_start "$@" && pg_wait; }
 
 # Port 0 posted packets and then nothing for a second: it stalled.
 stalled()
@@ -255,7 +257,8 @@ dma_map_fail()
 {
 	snap B
 	afault dma_map_fail 20
-	pg 500 || return 1
+	# 200 bytes: mapped (a 60-byte frame goes to the bounce buffer)
+	pg 500 200 || return 1
 	sleep 0.5
 	snap A
 	accounted || return 1
@@ -268,7 +271,7 @@ dma_map_fail()
 # the page pool, which has to map new ones. rx_hold_stop frees them.
 rx_hold_start()
 {
-	sysctl -qw net.core.rmem_default=33554432 || return 1
+	cxb_sysctl net.core.rmem_default 33554432 || return 1
 	sysctl -qw "net.ipv4.conf.$p1.accept_local=1" || return 1
 	ip addr add 10.0.0.1/24 dev "$p0" && ip addr add 10.0.0.2/24 dev "$p1" ||
 		return 1

@@ -4,7 +4,7 @@
 # sends COUNT UDP packets of SIZE bytes (burst 8, inline sim engine,
 # BlueFlame on, doorbell_opt 0) from port 0 to port 1 of sim adapter 1 for
 #   tx-copybreak 464: SIZE 60, 224, 225, 464 (inline), 465, 1500 (not)
-#   tx-copybreak 0:   SIZE 60, 1500                   (nothing inline)
+#   tx-copybreak 0:   SIZE 60, 64, 65, 128, 129, 1500 (nothing inline)
 #   tx-copybreak 60 / 59: SIZE 60                     (the bound itself)
 # pktgen flag UDPCSUM with TX checksum offload off on port 0, so the CPU
 # computes every UDP checksum over the original skb and the sim verifies it
@@ -14,6 +14,9 @@
 #   peer rx_csum_none == 0, peer rx_bytes == COUNT * SIZE
 #   tx_inline == COUNT if SIZE <= tx-copybreak, else 0; sim inline_wqes
 #   == tx_inline
+#   tx_bounced == COUNT if not inline and SIZE <= 128 (copied into the
+#   ring's bounce buffer: one or two 64-byte blocks, the checksum sees a
+#   byte copied wrong), else 0
 #   one ring per burst (doorbells + blueflame == COUNT / 8), by BlueFlame
 #   iff the WQE fits one BF buffer (inline: 44 bytes in the first TXBB, 60
 #   in each further one; <= 4 TXBBs, so <= 224 bytes), else by doorbell
@@ -29,10 +32,11 @@
 
 COUNT=${1:-4000}
 BURST=8
-CASES="464:60 464:224 464:225 464:464 464:465 464:1500 0:60 0:1500 60:60 59:60"
+CASES="464:60 464:224 464:225 464:464 464:465 464:1500 0:60 0:64 0:65 0:128 0:129 0:1500
+	60:60 59:60"
 TCP_SIZE=$((16 * 1024 * 1024))
 
-ktap_plan $((1 + 10 + 3 + 1))
+ktap_plan $((1 + 14 + 3 + 1))
 no_ipv6
 
 setup()
@@ -67,12 +71,14 @@ run()
 	sleep 0.3
 	pair_snap a
 	inl=$(pair_d d_tx_inline) sinl=$(pair_d s0_inline_wqes) rx=$(pair_d r_rx_packets)
+	bnc=$(pair_d d_tx_bounced)
 	cu=$(pair_d r_rx_csum_unnecessary) cn=$(pair_d r_rx_csum_none) rb=$(pair_d r_rx_bytes)
 	db=$(pair_d d_tx_doorbells) bf=$(pair_d d_tx_blueflame) sdb=$(pair_d s0_doorbells)
 	sbf=$(pair_d s0_bf_writes)
 	ktap_diag "tx-copybreak $cb, $size bytes: sent $sent, peer rx $rx" \
 		"(csum_unnecessary $cu, csum_none $cn, $rb bytes, sim rx_dropped" \
-		"$(pair_d s1_rx_dropped)); tx_inline $inl (sim $sinl); doorbells $db" \
+		"$(pair_d s1_rx_dropped)); tx_inline $inl (sim $sinl), tx_bounced $bnc;" \
+		"doorbells $db" \
 		"(sim $sdb) blueflame $bf (sim $sbf)"
 	if [ "$size" -le "$cb" ]; then
 		want_inl=$sent
@@ -81,6 +87,8 @@ run()
 		want_inl=0
 		txbbs=1
 	fi
+	want_bnc=0
+	[ "$want_inl" = 0 ] && [ "$size" -le 128 ] && want_bnc=$sent
 	# A queue stop (the PAUSEd peer holds completions back) cuts a burst
 	# short with a doorbell of its own and makes pktgen overshoot COUNT.
 	st=$(pair_d d_tx_doorbell_on_stop) qs=$(pair_d d_tx_queue_stopped)
@@ -104,6 +112,7 @@ run()
 	eq "$rb" $((sent * size)) "peer rx_bytes" || rc=1
 	eq "$inl" "$want_inl" "tx_inline" || rc=1
 	eq "$sinl" "$inl" "sim inline_wqes vs tx_inline" || rc=1
+	eq "$bnc" "$want_bnc" "tx_bounced" || rc=1
 	eq "$sdb" "$db" "sim doorbells vs tx_doorbells" || rc=1
 	eq "$sbf" "$bf" "sim bf_writes vs tx_blueflame" || rc=1
 	eq $((db + bf)) "$rings" "doorbells + blueflame vs sent - xmit_more" || rc=1

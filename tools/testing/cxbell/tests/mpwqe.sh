@@ -13,6 +13,8 @@
 #   tx_mpwqe_pkts == COUNT, tx_mpwqe_blks == sim mpwqe_wqes == BLKS,
 #   where BLKS = COUNT / B * ceil(B / 30)
 #   MPWQE off: tx_mpwqe_* unchanged
+#   tx_bounced == COUNT (inline engine; 60-byte frames go to the send
+#   ring's bounce buffer, in a session or not)
 #   violations == 0 and stranded == 0 (both ports, after 300 ms idle)
 # and the PCIe model's descriptor bytes per packet drop with MPWQE on.
 # The tx_mpwqe flag: on by default on cx5, not offered on cx3.
@@ -39,6 +41,7 @@ counters()
 	echo "cq $(cxb_stat "$p0" tx_cqes)"
 	echo "mb $(cxb_stat "$p0" tx_mpwqe_blks)"
 	echo "mp $(cxb_stat "$p0" tx_mpwqe_pkts)"
+	echo "bn $(cxb_stat "$p0" tx_bounced)"
 	echo "mb0 $(cxb_stat "$p0" tx0_mpwqe_blks)"
 	echo "rx $(cxb_stat "$p1" rx_packets)"
 	echo "sdb $(sim_ctr 1 0 doorbells)"
@@ -70,14 +73,15 @@ run()
 	snap a
 	tx=$(snap_d tx) db=$(snap_d db) cq=$(snap_d cq)
 	mb=$(snap_d mb) mp=$(snap_d mp) rx=$(snap_d rx)
-	mb0=$(snap_d mb0)
+	mb0=$(snap_d mb0) bn=$(snap_d bn)
 	sdb=$(snap_d sdb) smw=$(snap_d smw) smp=$(snap_d smp)
 	v=$(snap_d v)
 	desc=$(($(snap_d desc) * 100 / sent))
 	stranded=$(($(sim_ctr 1 0 stranded) + $(sim_ctr 1 1 stranded)))
 	ktap_diag "$engine burst $burst mpwqe $mpw: sent $sent tx $tx rx $rx" \
 		"doorbells $db (sim $sdb) cqes $cq mpwqe_blks $mb (sim $smw)" \
-		"mpwqe_pkts $mp (sim $smp) desc bytes/pkt $((desc / 100)).$((desc % 100))"
+		"mpwqe_pkts $mp (sim $smp) bounced $bn" \
+		"desc bytes/pkt $((desc / 100)).$((desc % 100))"
 	rc=0
 	eq $rx "$sent" "peer rx_packets" || rc=1
 	eq $tx "$sent" "tx_packets" || rc=1
@@ -101,6 +105,11 @@ run()
 			eq $mb $blks "tx_mpwqe_blks (inline)" || rc=1
 		fi
 		eq $cq $((COUNT / burst)) "tx_cqes (inline)" || rc=1
+		# every packet copied to the bounce buffer: a session's
+		# packets in flight stay far below a ring's worth
+		eq $bn "$sent" "tx_bounced (inline)" || rc=1
+	else
+		le $bn "$sent" "tx_bounced" || rc=1
 	fi
 	# (desc_saved: the last run at burst 32 with MPWQE on, and off)
 	if [ "$burst" = 32 ]; then

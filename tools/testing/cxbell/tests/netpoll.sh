@@ -184,8 +184,8 @@ storm_run()
 	pktgen_dev "$p0" "$COUNT" 32 "$mac" 60 1000000 10.0.0.3 || return 1
 	_cc0=$(cat "/sys/class/net/$p0/carrier_changes")
 	renice 19 -p "$(pidof kpktgend_0)" >/dev/null 2>&1
-	echo 0 >/sys/module/printk/parameters/time
-	dmesg -n 8
+	cxb_set /sys/module/printk/parameters/time 0
+	cxb_loglevel 8
 	_t0=$(uptime_s)
 	taskset -c 1 /bin/sh "$self" --storm /tmp/st.stop &
 	_stp=$!

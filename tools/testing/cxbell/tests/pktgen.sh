@@ -12,9 +12,12 @@
 #   inline:   SENT == COUNT, RINGS == COUNT / B and
 #             tx_doorbell_on_stop == 0
 #   deferred: RINGS - tx_doorbell_on_stop <= COUNT / B
-# where RINGS = tx_doorbells + tx_blueflame: a doorbell is rung either by
-# the UAR send doorbell register or by a BlueFlame write carrying the WQE
-# (tx_blueflame counts 0 if the driver has no such counter, BF off).
+# where RINGS = tx_doorbells + tx_blueflame - tx_doorbell_kick: a doorbell
+# is rung either by the UAR send doorbell register or by a BlueFlame write
+# carrying the WQE (tx_blueflame counts 0 if the driver has no such
+# counter, BF off); the stall watch's kicks (deferred engine on a busy
+# host: no completion for a whole period) ring again what xmit rang, and
+# tx_doorbells counts them too. inline: tx_doorbell_kick == 0.
 # SENT exceeds COUNT when a queue stop cut a burst short (deferred
 # engine): pktgen checks its count only between bursts and starts every
 # burst in full, so the last one overshoots.
@@ -47,6 +50,7 @@ counters()
 	echo "st $(cxb_stat "$p0" tx_doorbell_on_stop)"
 	echo "rx $(cxb_stat "$p1" rx_packets)"
 	echo "bf $(cxb_stat "$p0" tx_blueflame || echo 0)"
+	echo "kk $(cxb_stat "$p0" tx_doorbell_kick || echo 0)"
 	echo "sdb $(sim_ctr 1 0 doorbells)"
 	echo "sbf $(sim_ctr 1 0 bf_writes)"
 	echo "v $(($(sim_ctr 1 0 violations) + $(sim_ctr 1 1 violations)))"
@@ -79,11 +83,12 @@ run()
 	st=$(snap_d st) rx=$(snap_d rx) sdb=$(snap_d sdb)
 	v=$(snap_d v) qs=$(snap_d qs) rd=$(snap_d rd)
 	srd=$(snap_d srd) bf=$(snap_d bf) sbf=$(snap_d sbf)
-	rings=$((db + bf))
+	kk=$(snap_d kk)
+	rings=$((db + bf - kk))
 	stranded=$(($(sim_ctr 1 0 stranded) + $(sim_ctr 1 1 stranded)))
 	ktap_diag "$engine burst $burst: sent $sent tx $tx rx $rx" \
 		"doorbells $db (sim $sdb) blueflame $bf (sim $sbf)" \
-		"xmit_more $xm on_stop $st" \
+		"xmit_more $xm on_stop $st kick $kk" \
 		"queue_stopped $qs; peer rx_dropped $rd (sim $srd);" \
 		"${pps}pps $secs s"
 	rc=0
@@ -98,6 +103,7 @@ run()
 		eq "$sent" "$COUNT" "packets sent (inline)" || rc=1
 		eq $rings $((COUNT / burst)) "doorbells + blueflame (inline)" || rc=1
 		eq $st 0 "tx_doorbell_on_stop (inline)" || rc=1
+		eq $kk 0 "tx_doorbell_kick (inline)" || rc=1
 	else
 		le $((rings - st)) $((COUNT / burst)) "doorbells + blueflame - on_stop" || rc=1
 	fi

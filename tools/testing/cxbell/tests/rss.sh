@@ -45,11 +45,13 @@
 #   xps: each of B's send queues maps (XPS, queues/tx-N/xps_cpus) to the
 #       CPU of its channel's vector, N % CPUs on the guest (one node), as
 #       with 4 channels so after ethtool -L combined 2 and back
-# Adapter 2 (cx5): default UDP/IPv4 spread as predicted.
+# Adapter 2 (cx5): default_udp4, skb_hash_udp4, skb_hash_udp6 and ip_only
+# as on cx3: the hash and its type come from the mlx5 CQE's
+# rss_hash_result and rss_hash_type.
 # Last: no sim violations, no DMA mapping left after teardown.
 . /cxbell/lib.sh
 
-ktap_plan 18
+ktap_plan 21
 no_ipv6
 
 NF=64
@@ -173,14 +175,10 @@ known_answer()
 # "QUEUE HASH L4" per frame, sorted
 trace_flows()
 {
-	_ev=$T/events/net/napi_gro_receive_entry
-	echo 0 >"$T/tracing_on" && : >"$T/trace" || return 1
-	echo "name == \"$B\"" >"$_ev/filter" && echo 1 >"$_ev/enable" || return 1
-	echo 1 >"$T/tracing_on"
+	cxb_trace_start net/napi_gro_receive_entry "name == \"$B\"" || return 1
 	flows "$1" "$2" "$3"
 	_rc=$?
-	echo 0 >"$T/tracing_on"
-	echo 0 >"$_ev/enable"
+	cxb_trace_stop net/napi_gro_receive_entry
 	sed -n 's/.* queue_mapping=\([0-9]*\) .* hash=0x\([0-9a-f]*\) l4_hash=\([01]\) .*/\1 \2 \3/p' \
 		"$T/trace" | awk '{ print $1 - 1, $2, $3 }' | sort >/tmp/rss.trace
 	return $_rc
@@ -330,16 +328,6 @@ xps()
 
 cx5_pair() { pair 2 cx5 && sim_has; }
 
-sim_clean()
-{
-	for ad in 1 2; do
-		for p in 0 1; do
-			eq "$(sim_ctr $ad $p violations)" 0 "adapter $ad port$p violations" ||
-				return 1
-		done
-	done
-}
-
 teardown()
 {
 	cxb_del 2 && cxb_del 1 || return 1
@@ -364,5 +352,8 @@ ktap_ok closed_port_no_rss closed
 ktap_ok xps_channel_cpu xps
 ktap_ok cx5_setup cx5_pair
 ktap_ok cx5_default_udp4 spread udp "$SRC4" "$DST4" "cx5 default udp4"
-ktap_ok sim_no_violations_teardown eval 'sim_clean && teardown'
+ktap_ok cx5_skb_hash_udp4 skb_hash udp "$SRC4" "$DST4" 1
+ktap_ok cx5_skb_hash_udp6 skb_hash udp "$SRC6" "$DST6" 1
+ktap_ok cx5_ip_only_l3_hash ip_only
+ktap_ok sim_no_violations_teardown eval 'sim_no_violations 1 2 && teardown'
 ktap_finish

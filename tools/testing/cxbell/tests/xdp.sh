@@ -8,7 +8,9 @@
 #   tx:       B's rx_xdp_tx == SENT, A receives SENT frames (driver and sim
 #             counters), every one intact with swapped MACs (pktcheck on a
 #             packet socket of A); tx_xdp_doorbells == rx_xdp_tx_polls
-#             (one per NAPI poll that posted) == sim doorbells of B
+#             (one per NAPI poll that posted) == sim doorbells of B;
+#             tx_xdp_cqes == SENT (cx3: a CQE per WQE) or == the
+#             doorbells (cx5: a CQE per doorbell)
 #   per-packet: with debugfs xdp_tx_doorbell_per_packet 1, one doorbell
 #             per frame; bad input to the switch is EINVAL
 #   redirect: xdp-bench redirect B C, C = port 0 of adapter 2 (not A: A's
@@ -21,13 +23,15 @@
 #   mtu:      attach with MTU 9000 fails with the extack message in ip's
 #             output; with a program attached MTU 4000 is refused
 #   teardown: dma_live 0 (the page pools gave every page back)
+# All of it on cx3 adapters, then on cx5 adapters (whose XDP send queue
+# posts mlx5 SEND WQEs, each doorbell's last one asking for the CQE).
 #
 #   xdp.sh [COUNT]    COUNT defaults to 20480
 . /cxbell/lib.sh
 
 COUNT=${1:-20480}
 BPFOBJ=/usr/lib/x86_64-linux-gnu/bpf/xsk_def_xdp_prog.o
-ktap_plan 10
+ktap_plan 20
 no_ipv6
 
 setup()
@@ -36,7 +40,7 @@ setup()
 		{ ktap_diag "xdp-bench missing (xdp-tools)"; return 1; }
 	mkdir -p /sys/fs/bpf
 	grep -q ' /sys/fs/bpf ' /proc/mounts || mount -t bpf bpf /sys/fs/bpf
-	cxb_pktgen_pair || return 1
+	cxb_pktgen_pair "$gen" || return 1
 	amac=$(cat "/sys/class/net/$p0/address")
 	dbgsw=/sys/kernel/debug/cxbell/$(basename "$(readlink "/sys/class/net/$p1/device")")/xdp_tx_doorbell_per_packet
 	[ -e "$dbgsw" ] || { ktap_diag "no $dbgsw"; return 1; }
@@ -89,6 +93,7 @@ xdp_tx_run()
 	bench_start tx "$p1" -p swap-macs || return 1
 	t0=$(cxb_stat "$p1" rx_xdp_tx) a0=$(cxb_stat "$p0" rx_packets)
 	db0=$(cxb_stat "$p1" tx_xdp_doorbells) pl0=$(cxb_stat "$p1" rx_xdp_tx_polls)
+	cq0=$(cxb_stat "$p1" tx_xdp_cqes)
 	sa0=$(sim_ctr 1 0 rx_frames) sdb0=$(sim_ctr 1 1 doorbells)
 	# pktgen may send a little more than COUNT (a burst ends the run):
 	# the checker stops after 5 s without a frame
@@ -104,14 +109,26 @@ xdp_tx_run()
 	srx=$(($(sim_ctr 1 0 rx_frames) - sa0))
 	db=$(delta "$p1" tx_xdp_doorbells "$db0")
 	polls=$(delta "$p1" rx_xdp_tx_polls "$pl0")
+	cqes=$(delta "$p1" tx_xdp_cqes "$cq0")
 	sdb=$(($(sim_ctr 1 1 doorbells) - sdb0))
 	intact=$(awk '{ print $4 }' /tmp/pktcheck.out)
 	frames=$(awk '{ print $2 }' /tmp/pktcheck.out)
 	bench_stop "$p1" || return 1
 	ktap_diag "sent $sent, rx_xdp_tx $tx, A rx_packets $arx (sim $srx)," \
 		"captured $frames intact $intact, tx_xdp_doorbells $db," \
-		"rx_xdp_tx_polls $polls, sim doorbells $sdb," \
+		"rx_xdp_tx_polls $polls, sim doorbells $sdb, tx_xdp_cqes $cqes," \
 		"doorbells/pkt $(awk -v d="$db" -v s="$sent" 'BEGIN { printf "%.4f", d / s }')"
+}
+
+# cx3 asks a CQE of every XDP WQE, cx5 of the last one each doorbell
+# names (mlx5e_notify_hw())
+xdp_cqes_ok()
+{
+	if [ "$gen" = cx5 ]; then
+		eq "$cqes" "$db" "tx_xdp_cqes (one per doorbell)"
+	else
+		eq "$cqes" "$tx" "tx_xdp_cqes (one per frame)"
+	fi
 }
 
 xdp_tx()
@@ -124,6 +141,7 @@ xdp_tx()
 	eq "$intact" "$sent" "intact frames captured on A" || rc=1
 	eq "$db" "$polls" "tx_xdp_doorbells vs polls that posted" || rc=1
 	eq "$sdb" "$db" "sim doorbells of B vs tx_xdp_doorbells" || rc=1
+	xdp_cqes_ok || rc=1
 	# NAPI budget 64: at most 64 frames per doorbell
 	le "$sent" $((db * 64)) "frames per doorbell <= 64" || rc=1
 	return $rc
@@ -145,12 +163,13 @@ xdp_tx_per_packet()
 	eq "$intact" "$sent" "intact frames captured on A" || rc=1
 	eq "$db" "$sent" "tx_xdp_doorbells per packet" || rc=1
 	eq "$sdb" "$db" "sim doorbells of B vs tx_xdp_doorbells" || rc=1
+	xdp_cqes_ok || rc=1
 	return $rc
 }
 
 xdp_redirect()
 {
-	cxb_adapter_up 2 || return 1
+	cxb_adapter_up 2 "$gen" || return 1
 	c=$(cxb_netdev 2 0) && d=$(cxb_netdev 2 1) || return 1
 	# the redirected frames still carry B's address: D receives them
 	# promiscuously, as a sniffer on the far end of C's cable would
@@ -246,9 +265,8 @@ teardown()
 	cxb_unload
 }
 
-ktap_ok setup_adapter setup || ktap_finish
-# cases_if COND WHY NAME:FN...: each case, or, when the command COND
-# fails, each a SKIP with WHY
+# cases_if COND WHY NAME:FN...: each case (NAME with the generation's
+# suffix), or, when the command COND fails, each a SKIP with WHY
 cases_if()
 {
 	_cond=$1 _why=$2
@@ -257,9 +275,9 @@ cases_if()
 	_have=$?
 	for _c; do
 		if [ $_have = 0 ]; then
-			ktap_ok "${_c%%:*}" "${_c#*:}"
+			ktap_ok "${_c%%:*}$sfx" "${_c#*:}"
 		else
-			ktap_skip "${_c%%:*}" "$_why"
+			ktap_skip "${_c%%:*}$sfx" "$_why"
 		fi
 	done
 }
@@ -271,14 +289,21 @@ have_btf() { [ -e /sys/kernel/btf/vmlinux ]; }
 # sockets, which make check-debug's kernel also lacks.
 have_xsk() { grep -q '^XDP ' /proc/net/protocols; }
 
-cases_if have_btf "no /sys/kernel/btf/vmlinux (kernel without CONFIG_DEBUG_INFO_BTF): xdp-bench cannot load" \
-	xdp_drop_exact:xdp_drop xdp_pass_exact:xdp_pass \
-	xdp_tx_one_doorbell_per_poll:xdp_tx \
-	xdp_tx_doorbell_per_packet_switch:xdp_tx_per_packet \
-	xdp_redirect_exact:xdp_redirect
-cases_if have_xsk "kernel without CONFIG_XDP_SOCKETS: $BPFOBJ cannot load" \
-	xdp_attach_replace_detach_under_traffic:xdp_replace \
-	xdp_mtu_too_large_extack:xdp_mtu
-ktap_ok sim_no_violations eq "$(($(sim_ctr 1 0 violations) + $(sim_ctr 1 1 violations)))" 0 "violations"
-ktap_ok teardown_dma_live_zero teardown
+for gen in cx3 cx5; do
+	sfx=
+	[ $gen = cx5 ] && sfx=_cx5
+	ktap_ok "setup_adapter$sfx" setup || ktap_finish
+	cases_if have_btf "no /sys/kernel/btf/vmlinux (kernel without CONFIG_DEBUG_INFO_BTF): xdp-bench cannot load" \
+		xdp_drop_exact:xdp_drop xdp_pass_exact:xdp_pass \
+		xdp_tx_one_doorbell_per_poll:xdp_tx \
+		xdp_tx_doorbell_per_packet_switch:xdp_tx_per_packet \
+		xdp_redirect_exact:xdp_redirect
+	cases_if have_xsk "kernel without CONFIG_XDP_SOCKETS: $BPFOBJ cannot load" \
+		xdp_attach_replace_detach_under_traffic:xdp_replace \
+		xdp_mtu_too_large_extack:xdp_mtu
+	ktap_ok "sim_no_violations$sfx" eq "$(($(sim_ctr 1 0 violations) + \
+		$(sim_ctr 1 1 violations) + $(sim_ctr 2 0 violations 2>/dev/null || echo 0)))" \
+		0 "violations"
+	ktap_ok "teardown_dma_live_zero$sfx" teardown || ktap_finish
+done
 ktap_finish

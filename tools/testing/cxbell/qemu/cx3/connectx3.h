@@ -59,7 +59,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(CX3State, CONNECTX3)
 	X(cq_arms) X(tx_frames) X(tx_bytes) X(rx_frames) X(rx_bytes)	\
 	X(rx_dropped) X(tx_paused) X(pcie_in_bytes) X(pcie_out_bytes)	\
 	X(pcie_in_tlps) X(pcie_out_tlps) X(pcie_tlp_overhead_bytes)	\
-	X(link_dropped) X(sq_errors)
+	X(link_dropped) X(sq_errors) X(lso_wqes) X(lso_segments)
 
 typedef struct CX3Counters {
 #define CX3_CTR_FIELD(n) uint64_t n;

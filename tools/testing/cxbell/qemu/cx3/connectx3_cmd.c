@@ -576,7 +576,7 @@ static int cmd_query_dev_cap(CX3State *s, CX3Cmd *c)
 	b[0x27] = 0;
 	b[0x29] = 4;		/* log max requester per QP */
 	b[0x2b] = 4;		/* log max responder per QP */
-	b[0x2d] = 0;		/* no LSO */
+	b[0x2d] = 16;		/* LSO: max_gso_sz 2^16 (mlx4_core fw.c) */
 	b[0x2e] = 0x10 | 7;	/* RSS: Toeplitz, table 2^7 */
 	b[0x2f] = 4;
 	b[0x37] = CX3_NUM_PORTS;
@@ -585,9 +585,11 @@ static int cmd_query_dev_cap(CX3State *s, CX3Cmd *c)
 	 * flags (include/linux/mlx4/device.h): RC, UD, UC, SRQ; UDP_RSS
 	 * (bit 40: the RSS context may hash UDP ports, en_rx.c sets
 	 * MLX4_RSS_UDP_IPV4/6 and base_qpn_udp), B0 steering
-	 * (VEP_UC/MC_STEER)
+	 * (VEP_UC/MC_STEER); BLH (bit 15: the big LSO header, which
+	 * mlx4_en's en_main.c takes as LSO support)
 	 */
 	flags = (1ULL << 0) | (1ULL << 1) | (1ULL << 2) | (1ULL << 6) |
+		(1ULL << 15) |
 		(1ULL << 40) | (1ULL << 41) | (1ULL << 42);
 	wr32(b, 0x40, flags >> 32);
 	wr32(b, 0x44, (uint32_t)flags);

@@ -1461,6 +1461,7 @@ static bool tx_lso(CX3State *s, unsigned int port, uint8_t *f,
 			seg[p.l4 + 13] &= ~0x80;
 		tx_csum(seg, hdr + n, true, true);
 		wire(s, port, seg, hdr + n, false);
+		s->ctr.lso_segments++;
 		if (!n)
 			break;
 	}
@@ -1706,6 +1707,7 @@ static void sq_run(CX3State *s, CX3Qp *qp, const uint8_t *bf,
 				lso_hdr += lso_hdr ? 4 : 0;
 			}
 			if (op == OP_LSO) {
+				s->ctr.lso_wqes++;
 				if (!tx_lso(s, qp->port, dp->frame, len, lso_hdr,
 					    lso_mss)) {
 					cx3_violation(s, "QP 0x%x: LSO of a non-TCP "
