@@ -256,8 +256,11 @@ cable_flap()
 			ktap_diag "no carrier after replug"; pg_stop; tcp_kill; return 1; }
 		_n=$((_n + 1))
 	done
-	wait_until 300 tcp_done
+	# The flood has done its part (frames on the wire at each pull);
+	# left on, it starves the streams of the port it shares with them
+	# (8 minutes under TCG rather than seconds)
 	pg_stop
+	wait_until 300 tcp_done
 	tcp_check || return 1
 	quiesce
 	snap A
