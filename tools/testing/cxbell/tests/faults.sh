@@ -13,6 +13,7 @@
 #   lose_cqe:         the stalled queue trips the watchdog once (tx_timeout,
 #                     tx_recover 1); the reset frees exactly the WQEs whose
 #                     CQEs were lost (tx_dropped), all of them delivered
+#                     (sim tx_unreported: sent, no CQE when destroyed)
 #   lose_irq 1:       likewise, one interrupt lost; the reset finds the
 #                     CQEs written and completes the packets (no drop)
 #   lose_doorbell 1:  the WQE is stranded until the next doorbell
@@ -170,7 +171,8 @@ lose_cqe()
 	watchdog_case lose_cqe 1000000 1 1 || return 1
 	accounted 0 "$S" || return 1
 	eq "$(d 2 cqes_lost)" "$S" "sim cqes_lost" &&
-	eq "$(d 2 tx_frames)" "$sent" "sim tx_frames (all delivered)"
+	eq "$(d 2 tx_frames)" "$sent" "sim tx_frames (all delivered)" &&
+	eq "$(d 2 tx_unreported)" "$S" "sim tx_unreported (sent, no CQE, queue destroyed)"
 }
 
 lose_irq()

@@ -143,6 +143,7 @@ enum cxb_sim_cnt {
 	CXB_SIM_C_RX_BYTES,
 	CXB_SIM_C_RX_DROPPED,
 	CXB_SIM_C_TX_DISCARDED,
+	CXB_SIM_C_TX_UNREPORTED,	/* sent, no CQE after them, SQ gone */
 	CXB_SIM_C_TX_PAUSED,		/* engine stops: the peer pushed back */
 	CXB_SIM_C_RX_PAUSE,		/* pushbacks: no RX WQE, pause on */
 	CXB_SIM_C_PCIE_MMIO,
@@ -337,6 +338,8 @@ struct cxb_sim_sq {
 	 * past it) waits in @frame for a receive WQE at the peer.
 	 */
 	bool paused;
+	/* frames on the wire since the last CQE this queue wrote */
+	unsigned int unreported;
 	bool held_cqe;		/* its WQE asked for a completion */
 	u32 held_idx;
 	unsigned int held_len;	/* gathered bytes (CQE byte_cnt) */

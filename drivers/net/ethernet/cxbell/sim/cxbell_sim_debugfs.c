@@ -64,6 +64,7 @@ static const char * const cxb_sim_cnt_names[CXB_SIM_NR_CNT] = {
 	[CXB_SIM_C_RX_BYTES]		= "rx_bytes",
 	[CXB_SIM_C_RX_DROPPED]		= "rx_dropped",
 	[CXB_SIM_C_TX_DISCARDED]	= "tx_discarded",
+	[CXB_SIM_C_TX_UNREPORTED]	= "tx_unreported",
 	[CXB_SIM_C_TX_PAUSED]		= "tx_paused",
 	[CXB_SIM_C_RX_PAUSE]		= "rx_pause",
 	[CXB_SIM_C_PCIE_MMIO]		= "pcie_mmio_bytes",

@@ -334,6 +334,7 @@ static void cxb_sim_mlx5_complete(struct cxb_sim_sq *sq, u32 idx,
 	cqe.wqe_counter = cpu_to_be16(idx & CXB_MLX5_IDX_MASK);
 	cqe.op_own = MLX5_CQE_REQ << 4;
 	cxb_sim_cq_post64(sq->cq, &cqe, pass);
+	sq->unreported = 0;
 }
 
 /* Fail the WQE at @idx with an error CQE (mlx5 format, the syndrome from
@@ -357,6 +358,7 @@ static void cxb_sim_mlx5_error(struct cxb_sim_sq *sq, u32 idx, u8 opcode,
 	sq->error = true;
 	cxb_sim_inc(sq->port, CXB_SIM_C_ERR_CQES);
 	cxb_sim_cq_post64(sq->cq, &u.cqe, pass);
+	sq->unreported = 0;
 }
 
 /* The held frame of the WQE in sq->wqe left: finish that WQE (the rest

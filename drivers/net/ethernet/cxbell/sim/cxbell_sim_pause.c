@@ -57,6 +57,7 @@ bool cxb_sim_sq_wire(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
 	}
 sent:
 	cxb_sim_inc(port, CXB_SIM_C_TX_FRAMES);
+	sq->unreported++;
 	cxb_sim_add(port, CXB_SIM_C_TX_BYTES, sq->held_len);
 	return true;
 }

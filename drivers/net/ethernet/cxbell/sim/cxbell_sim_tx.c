@@ -269,6 +269,7 @@ void cxb_sim_sq_complete(struct cxb_sim_sq *sq, u32 idx, unsigned int len,
 	cqe.wqe_index = cpu_to_be16(idx & 0xffff);
 	cqe.owner_sr_opcode = MLX4_CQE_IS_SEND_MASK | MLX4_OPCODE_SEND;
 	cxb_sim_cq_post(sq->cq, &cqe, pass);
+	sq->unreported = 0;
 }
 
 /* Fault: should the next send completion be an error? */
@@ -303,6 +304,7 @@ static void cxb_sim_sq_error(struct cxb_sim_sq *sq, u32 idx,
 	sq->error = true;
 	cxb_sim_inc(sq->port, CXB_SIM_C_ERR_CQES);
 	cxb_sim_cq_post(sq->cq, &u.cqe, pass);
+	sq->unreported = 0;
 }
 
 /* Execute the WQE at @done. Caller holds sq->lock. */
@@ -462,7 +464,11 @@ out:
 }
 
 /* sq_destroy: stop the engine. On return no engine pass is running or
- * will run, and unexecuted WQEs (and a held frame) are dropped.
+ * will run, and unexecuted WQEs (and a held frame) are dropped. Frames
+ * sent since the last CQE are counted in tx_unreported: the driver never
+ * learns that their WQEs (unsignalled ones, or the first packets of an
+ * LSO or multi-packet WQE held by pause) were executed, and frees them
+ * as unsent.
  */
 void cxb_sim_sq_stop(struct cxb_sim_sq *sq)
 {
@@ -470,6 +476,8 @@ void cxb_sim_sq_stop(struct cxb_sim_sq *sq)
 
 	spin_lock_irqsave(&sq->lock, flags);
 	sq->dead = true;
+	cxb_sim_add(sq->port, CXB_SIM_C_TX_UNREPORTED, sq->unreported);
+	sq->unreported = 0;
 	if (sq->paused) {
 		sq->paused = false;
 		atomic_dec(&sq->port->paused_sqs);
