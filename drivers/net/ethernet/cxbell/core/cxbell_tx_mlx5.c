@@ -35,15 +35,8 @@
 
 #include "cxbell_txrx.h"
 
-/* cxb_tx_map() writes mlx4 data segments: the same layout. */
-static_assert(sizeof(struct mlx4_wqe_data_seg) ==
-	      sizeof(struct mlx5_wqe_data_seg));
-static_assert(offsetof(struct mlx4_wqe_data_seg, byte_count) ==
-	      offsetof(struct mlx5_wqe_data_seg, byte_count));
-static_assert(offsetof(struct mlx4_wqe_data_seg, lkey) ==
-	      offsetof(struct mlx5_wqe_data_seg, lkey));
-static_assert(offsetof(struct mlx4_wqe_data_seg, addr) ==
-	      offsetof(struct mlx5_wqe_data_seg, addr));
+/* cxb_tx_map() writes mlx4 data segments: the same layout (wqe/mlx5.h). */
+
 /* The session and the shared stop room bound WQEs alike. */
 static_assert(CXB_MLX5_MAX_WQEBBS == CXB_MLX4_MAX_WQE_TXBBS);
 static_assert(CXB_MLX5_MAX_DS - CXB_MLX5_HDR_DS <= U8_MAX);

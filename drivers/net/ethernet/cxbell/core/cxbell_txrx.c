@@ -274,16 +274,6 @@ void cxb_rx_ring_drain(struct cxb_rx_ring *ring)
 	}
 }
 
-/* Receive WQEs of both generations are one 16-byte data segment of the
- * same layout: mlx4's struct mlx4_wqe_data_seg, mlx5's mlx5_wqe_data_seg.
- */
-static_assert(sizeof(struct mlx4_wqe_data_seg) ==
-	      sizeof(struct mlx5_wqe_data_seg));
-static_assert(offsetof(struct mlx4_wqe_data_seg, addr) ==
-	      offsetof(struct mlx5_wqe_data_seg, addr));
-static_assert(offsetof(struct mlx4_wqe_data_seg, lkey) ==
-	      offsetof(struct mlx5_wqe_data_seg, lkey));
-
 /* A receive completion in error: the device could not receive into the
  * buffer (struct mlx4_err_cqe or mlx5_err_cqe names it and says why).
  * The receive queue goes on; the frame is dropped (rx_dropped,

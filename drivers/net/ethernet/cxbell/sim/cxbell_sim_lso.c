@@ -66,16 +66,7 @@ static void cxb_sim_lso_set_len(u8 *f, unsigned int len)
 			htons(len - off - sizeof(struct ipv6hdr));
 }
 
-/* The two formats' pointer data segments are the same 16 bytes:
- * byte_count (bit 31: inline), lkey, addr.
- */
-static_assert(sizeof(struct mlx4_wqe_data_seg) ==
-	      sizeof(struct mlx5_wqe_data_seg));
-static_assert(offsetof(struct mlx4_wqe_data_seg, lkey) ==
-	      offsetof(struct mlx5_wqe_data_seg, lkey));
-static_assert(offsetof(struct mlx4_wqe_data_seg, addr) ==
-	      offsetof(struct mlx5_wqe_data_seg, addr));
-static_assert((u32)MLX4_INLINE_SEG == (u32)MLX5_INLINE_SEG);
+/* (both formats' pointer data segments are one layout: wqe/mlx5.h) */
 
 /* The payload of an LSO WQE of either format, whose @hdr header bytes
  * are in sq->lso already: the pointer data segments from byte @off to

@@ -90,6 +90,8 @@
 #include <linux/mlx5/doorbell.h>
 #include <linux/mlx5/qp.h>
 
+#include "mlx4.h"
+
 #define CXB_MLX5_WQEBB_SHIFT	6
 #define CXB_MLX5_WQEBB_SIZE	BIT(CXB_MLX5_WQEBB_SHIFT)
 #define CXB_MLX5_DS_SIZE	16U
@@ -162,6 +164,20 @@ static_assert(CXB_MLX5_DS_SIZE + offsetof(struct mlx5_wqe_eth_seg,
 	      CXB_MLX5_ETH_INLINE_OFF);
 static_assert(CXB_MLX5_ETH_INLINE_OFF + CXB_MLX5_INLINE_START ==
 	      CXB_MLX5_HDR_DS * CXB_MLX5_DS_SIZE);
+
+/* The two formats' pointer data segments are the same 16 bytes,
+ * byte_count (bit 31: inline), lkey, addr: the driver's receive WQEs and
+ * cxb_tx_map(), and the sim's gather, write and read both with one code.
+ */
+static_assert(sizeof(struct mlx4_wqe_data_seg) ==
+	      sizeof(struct mlx5_wqe_data_seg));
+static_assert(offsetof(struct mlx4_wqe_data_seg, byte_count) ==
+	      offsetof(struct mlx5_wqe_data_seg, byte_count));
+static_assert(offsetof(struct mlx4_wqe_data_seg, lkey) ==
+	      offsetof(struct mlx5_wqe_data_seg, lkey));
+static_assert(offsetof(struct mlx4_wqe_data_seg, addr) ==
+	      offsetof(struct mlx5_wqe_data_seg, addr));
+static_assert((u32)MLX4_INLINE_SEG == (u32)MLX5_INLINE_SEG);
 
 static inline unsigned int cxb_mlx5_ds_to_wqebbs(unsigned int ds)
 {
