@@ -423,18 +423,10 @@ static noinline netdev_tx_t cxb_mlx4_xmit_lso(struct sk_buff *skb,
 netdev_tx_t cxb_mlx4_start_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct cxb_priv *priv = netdev_priv(dev);
-	u16 qidx = skb_get_queue_mapping(skb);
-	struct cxb_tx_ring *ring;
+	struct cxb_tx_ring *ring = cxb_xmit_ring(priv, skb);
 
-	/* ch and num_ch change only while every queue is stopped, after
-	 * netif_tx_disable() took each queue's xmit lock, which this call
-	 * holds: both are stable here. Either generation.
-	 */
-	if (unlikely(qidx >= priv->num_ch))
+	if (unlikely(!ring))
 		return cxb_tx_drop_no_ring(priv, skb);
-	ring = &priv->ch[qidx]->tx;
-	prefetchw(&ring->txq->dql);
-
 	if (unlikely(skb_is_gso(skb)))
 		return cxb_mlx4_xmit_lso(skb, ring);
 	return __cxb_mlx4_xmit(skb, ring, false);

@@ -547,15 +547,10 @@ static noinline netdev_tx_t cxb_mlx5_xmit_lso(struct sk_buff *skb,
 netdev_tx_t cxb_mlx5_start_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct cxb_priv *priv = netdev_priv(dev);
-	u16 qidx = skb_get_queue_mapping(skb);
-	struct cxb_tx_ring *ring;
+	struct cxb_tx_ring *ring = cxb_xmit_ring(priv, skb);
 
-	/* stable here: see cxb_mlx4_start_xmit() */
-	if (unlikely(qidx >= priv->num_ch))
+	if (unlikely(!ring))
 		return cxb_tx_drop_no_ring(priv, skb);
-	ring = &priv->ch[qidx]->tx;
-	prefetchw(&ring->txq->dql);
-
 	if (unlikely(skb_is_gso(skb)))
 		return cxb_mlx5_xmit_lso(skb, ring);
 	/* a session takes a linear packet with no VLAN tag to insert */

@@ -12,6 +12,7 @@
 #include <linux/io.h>
 #include <linux/jump_label.h>
 #include <linux/netdevice.h>
+#include <linux/prefetch.h>
 #include <linux/skbuff.h>
 
 #include "cxbell.h"
@@ -498,6 +499,25 @@ cxb_tx_complete_finish(struct cxb_tx_ring *ring, struct cxb_cq *cq, u32 ci,
 	if (in_napi && !cxb_tx_completion_doorbell(ring, budget, gen))
 		return false;
 	return ncqe < CXB_TX_CQ_BUDGET;
+}
+
+/* The send ring of @skb's queue, its BQL state prefetched for writing;
+ * NULL if that queue has no channel (the caller drops the skb). ch and
+ * num_ch change only while every queue is stopped, after
+ * netif_tx_disable() took each queue's xmit lock, which ndo_start_xmit
+ * holds: both are stable here. Either generation.
+ */
+static __always_inline struct cxb_tx_ring *
+cxb_xmit_ring(struct cxb_priv *priv, const struct sk_buff *skb)
+{
+	u16 qidx = skb_get_queue_mapping(skb);
+	struct cxb_tx_ring *ring;
+
+	if (unlikely(qidx >= priv->num_ch))
+		return NULL;
+	ring = &priv->ch[qidx]->tx;
+	prefetchw(&ring->txq->dql);
+	return ring;
 }
 
 #endif /* _CXBELL_TXRX_H */
