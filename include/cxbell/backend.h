@@ -28,10 +28,21 @@
 /* Descriptor generation a port speaks. */
 enum cxb_gen {
 	CXB_GEN_CX3 = 3,	/* mlx4 WQEs/CQEs (wqe/mlx4.h) */
-	CXB_GEN_CX5 = 5,	/* mlx5 send queues, 64-byte send CQEs
-				 * (wqe/mlx5.h); receive queues and their
-				 * CQs as CXB_GEN_CX3
+	CXB_GEN_CX5 = 5,	/* mlx5 send and receive queues, 64-byte
+				 * CQEs, the mlx5 CQ arm (wqe/mlx5.h)
 				 */
+};
+
+/* Headers every send WQE of a CXB_GEN_CX5 port must carry inline in its
+ * Ethernet segment, as the device reports them (mlx5_query_min_inline():
+ * the wqe_inline_mode capability, or the vport context's
+ * min_wqe_inline_mode); the values of enum mlx5_inline_modes.
+ */
+enum cxb_min_inline {
+	CXB_MIN_INLINE_NONE = 0,	/* MLX5_INLINE_MODE_NONE */
+	CXB_MIN_INLINE_L2 = 1,		/* MLX5_INLINE_MODE_L2: the */
+					/* Ethernet header and 4 bytes */
+					/* more (mlx5e's MLX5E_MIN_INLINE) */
 };
 
 struct cxb_adev;
@@ -320,6 +331,10 @@ struct cxb_backend_ops {
  *	hashed over the addresses only)
  * @max_gso_size: largest packet (headers included) the port segments
  *	in an LSO WQE (TCP segmentation offload); 0: no LSO
+ * @min_inline: CXB_GEN_CX5: the headers each send WQE must carry inline;
+ *	CXB_MIN_INLINE_NONE on CXB_GEN_CX3
+ * @mpwqe: CXB_GEN_CX5: the port executes enhanced multi-packet send WQEs
+ *	(the enhanced_multi_pkt_send_wqe capability; a ConnectX-5 or later)
  * @mac: permanent MAC address
  */
 struct cxb_adev {
@@ -338,6 +353,8 @@ struct cxb_adev {
 	bool rss_pow2;
 	bool rss_udp;
 	unsigned int max_gso_size;
+	enum cxb_min_inline min_inline;
+	bool mpwqe;
 	u8 mac[ETH_ALEN];
 	/* ethtool -i: the device's firmware, if it has any ("" if not) */
 	char fw_version[ETHTOOL_FWVERS_LEN];

@@ -384,6 +384,7 @@ struct cxb_xdp_sq {
 	void __iomem *db_reg;
 	__be32 *db_rec;			/* cx5: doorbell record */
 	enum cxb_gen gen;
+	enum cxb_min_inline min_inline;	/* cx5: headers inline */
 	struct device *dma_dev;
 	struct page_pool *pool;		/* the channel's RX pool (XDP_TX) */
 	struct cxb_adev *cadev;
@@ -543,6 +544,16 @@ int cxb_rx_ring_fill(struct cxb_rx_ring *ring, gfp_t gfp);
 void cxb_rx_ring_drain(struct cxb_rx_ring *ring);
 bool cxb_tx_retry_doorbell(struct cxb_tx_ring *ring, int budget);
 
+/* tx_mpwqe can be on: the port executes multi-packet WQEs and asks for no
+ * inline headers, which their packets do not carry (mlx5e:
+ * mlx5e_tx_skb_supports_mpwqe() takes no packet with inline headers)
+ */
+static inline bool cxb_mpwqe_usable(const struct cxb_adev *cadev)
+{
+	return cadev->gen == CXB_GEN_CX5 && cadev->mpwqe &&
+	       cadev->min_inline == CXB_MIN_INLINE_NONE;
+}
+
 /* TXBBs (cx3) or WQEBBs (cx5) free between @prod and @cons. */
 static inline u32 cxb_tx_room(const struct cxb_tx_ring *ring, u32 prod,
 			      u32 cons)
@@ -662,6 +673,8 @@ void cxb_mlx4_tx_ring_drain(struct cxb_tx_ring *ring);
 
 /* cxbell_tx_mlx5.c */
 netdev_tx_t cxb_mlx5_start_xmit(struct sk_buff *skb, struct net_device *dev);
+netdev_tx_t cxb_mlx5_start_xmit_l2(struct sk_buff *skb,
+				   struct net_device *dev);
 int cxb_mlx5_napi_poll(struct napi_struct *napi, int budget);
 bool cxb_mlx5_tx_complete(struct cxb_channel *ch, int budget, bool in_napi);
 void cxb_mlx5_tx_ring_init(struct cxb_tx_ring *ring);

@@ -696,7 +696,7 @@ static int cxb_set_mpwqe(struct cxb_priv *priv, bool on)
 {
 	if (on == priv->mpwqe_on)
 		return 0;
-	if (priv->cadev->gen != CXB_GEN_CX5)
+	if (!cxb_mpwqe_usable(priv->cadev))
 		return -EOPNOTSUPP;
 	priv->mpwqe_on = on;
 	cxb_apply_tx_policy(priv);
@@ -717,7 +717,7 @@ static int cxb_set_priv_flags(struct net_device *dev, u32 flags)
 	}
 	err = cxb_set_mpwqe(priv, flags & CXB_PRIV_FLAG_MPWQE);
 	if (err && net_ratelimit())
-		netdev_info(dev, "tx_mpwqe: ConnectX-4+ ports only\n");
+		netdev_info(dev, "tx_mpwqe: needs a ConnectX-5+ port with no minimum inline mode\n");
 	return err;
 }
 

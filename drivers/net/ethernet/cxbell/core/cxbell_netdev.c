@@ -1443,6 +1443,16 @@ static const struct net_device_ops cxb_mlx4_netdev_ops =
 	CXB_NETDEV_OPS(cxb_mlx4_start_xmit);
 static const struct net_device_ops cxb_mlx5_netdev_ops =
 	CXB_NETDEV_OPS(cxb_mlx5_start_xmit);
+static const struct net_device_ops cxb_mlx5_l2_netdev_ops =
+	CXB_NETDEV_OPS(cxb_mlx5_start_xmit_l2);
+
+static const struct net_device_ops *cxb_netdev_ops(struct cxb_adev *cadev)
+{
+	if (cadev->gen == CXB_GEN_CX3)
+		return &cxb_mlx4_netdev_ops;
+	return cadev->min_inline == CXB_MIN_INLINE_L2 ?
+	       &cxb_mlx5_l2_netdev_ops : &cxb_mlx5_netdev_ops;
+}
 
 /* ---- Creation ------------------------------------------------------------- */
 
@@ -1455,6 +1465,13 @@ int cxb_netdev_create(struct cxb_adev *cadev)
 
 	if ((cadev->gen != CXB_GEN_CX3 && cadev->gen != CXB_GEN_CX5) || !max_ch)
 		return -EOPNOTSUPP;
+	if (cadev->min_inline > CXB_MIN_INLINE_L2 ||
+	    (cadev->gen == CXB_GEN_CX3 && cadev->min_inline)) {
+		dev_err(&cadev->adev.dev,
+			"minimum inline mode %u not supported\n",
+			cadev->min_inline);
+		return -EOPNOTSUPP;
+	}
 
 	dev = alloc_etherdev_mqs(sizeof(*priv), max_ch, max_ch);
 	if (!dev)
@@ -1469,7 +1486,7 @@ int cxb_netdev_create(struct cxb_adev *cadev)
 	priv->tx_ring_size = CXB_DEF_RING_SIZE;
 	priv->rx_ring_size = CXB_DEF_RING_SIZE;
 	priv->bf_on = cadev->bf_size >= CXB_MLX4_TXBB_SIZE;
-	priv->mpwqe_on = cadev->gen == CXB_GEN_CX5;
+	priv->mpwqe_on = cxb_mpwqe_usable(cadev);
 	priv->tx_copybreak = CXB_DEF_TX_COPYBREAK;
 	priv->db_defer_max = CXB_DEF_DB_DEFER_MAX;
 	priv->rx_frames = CXB_DEF_RX_FRAMES;
@@ -1484,8 +1501,7 @@ int cxb_netdev_create(struct cxb_adev *cadev)
 	INIT_WORK(&priv->reset_work, cxb_reset_work);
 	INIT_DELAYED_WORK(&priv->watch_work, cxb_watch_work);
 
-	dev->netdev_ops = cadev->gen == CXB_GEN_CX5 ? &cxb_mlx5_netdev_ops :
-						     &cxb_mlx4_netdev_ops;
+	dev->netdev_ops = cxb_netdev_ops(cadev);
 	dev->sysfs_groups[0] = &cxb_sysfs_group;
 	dev->ethtool_ops = &cxb_ethtool_ops;
 	cxb_set_stat_ops(dev, &cxb_stat_ops);

@@ -13,6 +13,12 @@
  * mlx5e_sq_xmit_wqe() (en_tx.c) does, off the path of the other packets
  * (cxb_mlx5_xmit_lso()).
  *
+ * A port whose device asks for the L2 headers inline in every SEND
+ * (cxb_adev.min_inline, mlx5e's min_inline_mode) has an ndo_start_xmit
+ * of its own, cxb_mlx5_start_xmit_l2(): its SENDs are built as the LSO
+ * WQE is, with the headers of cxb_mlx5_min_inline(), and never join a
+ * session.
+ *
  * MPWQE session: the first eligible packet (linear, no VLAN tag to
  * insert, not GSO) opens a multi-packet WQE at prod; eligible packets
  * with the same checksum flags append one segment each. The session
@@ -294,28 +300,71 @@ static bool cxb_mlx5_post_send(struct cxb_tx_ring *ring, u32 *pprod,
 	return true;
 }
 
-/* Post the TCP GSO @skb as an LSO WQE at *@pprod, as cxb_mlx5_post_send()
- * does a SEND: its @hdr header bytes inline in the eth segment, with the
- * VLAN tag to insert in them (mlx5e_insert_vlan() in en_tx.c: the eth
- * segment's insert field shares its place with inline_hdr), beside mss
- * and cs_flags; data segments for the rest of the linear part and the
- * frags. @bytes: its segments' bytes on the wire (tags not counted, as
- * for a SEND). cxb_features_check() sent every skb whose headers are not
- * all in the linear part, or whose WQE would not fit, to software GSO.
+/* Header bytes the eth segment of a SEND carries where the device's
+ * minimum inline mode is L2: at most CXB_MLX5_L2_HDR_MAX, so that a WQE
+ * of every skb with at most CXB_MLX5_L2_MAX_FRAGS frags fits.
  */
-static bool cxb_mlx5_post_lso(struct cxb_tx_ring *ring, u32 *pprod,
-			      struct sk_buff *skb, u32 hdr, u32 bytes)
+#define CXB_MLX5_L2_HDR_MAX	128U
+#define CXB_MLX5_L2_MAX_FRAGS	(CXB_MLX5_MAX_DS - 1 - \
+				 cxb_mlx5_eth_inline_ds(CXB_MLX5_L2_HDR_MAX + \
+							VLAN_HLEN))
+static_assert((int)CXB_MIN_INLINE_L2 == (int)MLX5_INLINE_MODE_L2);
+
+/* Bytes of the non-GSO @skb a SEND carries inline on a port whose minimum
+ * inline mode is L2: all of it if tx-copybreak (@inline_max) takes it and
+ * it is linear, else its L2 headers, max(network offset,
+ * CXB_MLX5_MIN_INLINE_L2) but no more than its linear part
+ * (mlx5e_calc_min_inline() with MLX5_INLINE_MODE_L2, en_tx.c).
+ */
+static __always_inline u32 cxb_mlx5_min_inline(const struct sk_buff *skb,
+					       u32 inline_max)
+{
+	u32 headlen = skb_headlen(skb), hdr;
+
+	if (skb->len <= inline_max && headlen == skb->len)
+		return headlen;
+	hdr = clamp_t(u32, skb_network_offset(skb), CXB_MLX5_MIN_INLINE_L2,
+		      CXB_MLX5_L2_HDR_MAX);
+	return min(hdr, headlen);
+}
+
+/* Post @skb at *@pprod as a WQE whose eth segment carries its first @hdr
+ * bytes inline, with the VLAN tag to insert put into them
+ * (mlx5e_insert_vlan() in en_tx.c: the eth segment's insert field shares
+ * its place with inline_hdr), and data segments for the rest of the
+ * linear part and the frags; move *@pprod past it, as
+ * cxb_mlx5_post_send() does. @lso: an LSO WQE for a TCP GSO @skb, @hdr
+ * its headers, mss its gso_size (cxb_features_check() sent every skb
+ * whose headers are not all in the linear part, or whose WQE would not
+ * fit, to software GSO); else a SEND on a port whose minimum inline mode
+ * is L2, @hdr ignored: cxb_mlx5_min_inline() (the skb linearized first
+ * if its L2 headers are not all in the linear part, or its frags would
+ * not fit). @bytes: its frames' bytes on the wire (tags not counted).
+ */
+static bool cxb_mlx5_post_hdrs(struct cxb_tx_ring *ring, u32 *pprod,
+			       struct sk_buff *skb, u32 hdr, u32 bytes,
+			       bool lso)
 {
 	bool vlan = skb_vlan_tag_present(skb);
-	u32 nr_frags = skb_shinfo(skb)->nr_frags;
-	u32 ihs = hdr + (vlan ? VLAN_HLEN : 0);
-	u32 headlen = skb_headlen(skb) - hdr;
 	struct mlx5_wqe_ctrl_seg *ctrl;
 	struct mlx5_wqe_eth_seg *eth;
 	struct cxb_tx_info *info;
-	u32 ds, n, prod = *pprod;
+	u32 ds, n, ihs, prod = *pprod;
+	u32 nr_frags, headlen;
 	u8 *start;
 
+	if (!lso) {
+		if (unlikely(skb_headlen(skb) <
+			     min(skb->len, CXB_MLX5_MIN_INLINE_L2) ||
+			     skb_shinfo(skb)->nr_frags >
+			     CXB_MLX5_L2_MAX_FRAGS) &&
+		    skb_linearize(skb))
+			return false;
+		hdr = cxb_mlx5_min_inline(skb, ring->inline_max);
+	}
+	ihs = hdr + (vlan ? VLAN_HLEN : 0);
+	nr_frags = skb_shinfo(skb)->nr_frags;
+	headlen = skb_headlen(skb) - hdr;
 	ds = cxb_mlx5_eth_inline_ds(ihs) + nr_frags + !!headlen;
 	if (unlikely(hdr > skb_headlen(skb) || ds > CXB_MLX5_MAX_DS))
 		return false;
@@ -331,7 +380,8 @@ static bool cxb_mlx5_post_lso(struct cxb_tx_ring *ring, u32 *pprod,
 		return false;
 	memset(eth, 0, sizeof(*eth));
 	eth->cs_flags = cxb_mlx5_cs_flags(skb);
-	eth->mss = cpu_to_be16(skb_shinfo(skb)->gso_size);
+	if (lso)
+		eth->mss = cpu_to_be16(skb_shinfo(skb)->gso_size);
 	eth->inline_hdr.sz = cpu_to_be16(ihs);
 	/* inline_hdr.start and the DS after it (not the 2-byte field) */
 	start = (u8 *)ctrl + CXB_MLX5_ETH_INLINE_OFF;
@@ -351,7 +401,8 @@ static bool cxb_mlx5_post_lso(struct cxb_tx_ring *ring, u32 *pprod,
 	info->nr_txbb = n;
 	info->nr_bytes = bytes;
 	info->mpw_pkts = 0;
-	cxb_mlx5_ctrl(ring, ctrl, prod, MLX5_OPCODE_LSO, ds);
+	cxb_mlx5_ctrl(ring, ctrl, prod,
+		      lso ? MLX5_OPCODE_LSO : MLX5_OPCODE_SEND, ds);
 	ring->last_wqe = prod;
 	*pprod = prod + n;
 	return true;
@@ -395,16 +446,17 @@ static __always_inline bool cxb_mlx5_mpw_post(struct cxb_tx_ring *ring,
 	return cxb_mlx5_mpw_add(ring, skb, false);
 }
 
-/* The send path, specialised by two constants at its callers so that
+/* The send path, specialised by three constants at its callers so that
  * each copy has only the branches its packets need (as __cxb_mlx4_xmit()
  * with @lso): @mpw, an eligible packet of a queue with MPWQE on, joins a
  * session (and leaves it open); otherwise @skb goes as a SEND WQE (@lso
- * false) or an LSO WQE (@lso true) after closing a session the packets
+ * false; @l2: with its L2 headers inline, the device's minimum inline
+ * mode) or an LSO WQE (@lso true) after closing a session the packets
  * before it left open.
  */
 static __always_inline netdev_tx_t
 __cxb_mlx5_xmit(struct sk_buff *skb, struct cxb_tx_ring *ring, const bool lso,
-		const bool mpw)
+		const bool mpw, const bool l2)
 {
 	bool xmit_more, send_db, inl;
 	u32 len = skb->len, prod, pub;
@@ -435,10 +487,13 @@ __cxb_mlx5_xmit(struct sk_buff *skb, struct cxb_tx_ring *ring, const bool lso,
 		/* in order after the session the packets before left open */
 		if (unlikely(ring->mpw.ds))
 			prod = cxb_mlx5_mpw_close(ring);
-		if (lso) {
-			if (unlikely(!cxb_mlx5_post_lso(ring, &prod, skb, hdr,
-							len)))
+		if (lso || l2) {
+			if (unlikely(!cxb_mlx5_post_hdrs(ring, &prod, skb, hdr,
+							 len, lso)))
 				goto drop;
+			/* all of it inline (cxb_mlx5_min_inline()) */
+			if (l2)
+				inl = inl && !skb_is_nonlinear(skb);
 		} else if (unlikely(!cxb_mlx5_post_send(ring, &prod, skb,
 							 inl))) {
 			goto drop;
@@ -541,7 +596,7 @@ drop:
 static noinline netdev_tx_t cxb_mlx5_xmit_lso(struct sk_buff *skb,
 					      struct cxb_tx_ring *ring)
 {
-	return __cxb_mlx5_xmit(skb, ring, true, false);
+	return __cxb_mlx5_xmit(skb, ring, true, false, false);
 }
 
 netdev_tx_t cxb_mlx5_start_xmit(struct sk_buff *skb, struct net_device *dev)
@@ -556,8 +611,25 @@ netdev_tx_t cxb_mlx5_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	/* a session takes a linear packet with no VLAN tag to insert */
 	if (ring->mpwqe_on && !skb_is_nonlinear(skb) &&
 	    !skb_vlan_tag_present(skb))
-		return __cxb_mlx5_xmit(skb, ring, false, true);
-	return __cxb_mlx5_xmit(skb, ring, false, false);
+		return __cxb_mlx5_xmit(skb, ring, false, true, false);
+	return __cxb_mlx5_xmit(skb, ring, false, false, false);
+}
+
+/* ndo_start_xmit of a port whose minimum inline mode is L2
+ * (cxb_adev.min_inline): every SEND carries the packet's L2 headers
+ * inline, and no packet joins a multi-packet WQE (mlx5e:
+ * mlx5e_tx_skb_supports_mpwqe() takes no packet with inline headers).
+ */
+netdev_tx_t cxb_mlx5_start_xmit_l2(struct sk_buff *skb, struct net_device *dev)
+{
+	struct cxb_priv *priv = netdev_priv(dev);
+	struct cxb_tx_ring *ring = cxb_xmit_ring(priv, skb);
+
+	if (unlikely(!ring))
+		return cxb_tx_drop_no_ring(priv, skb);
+	if (unlikely(skb_is_gso(skb)))
+		return cxb_mlx5_xmit_lso(skb, ring);
+	return __cxb_mlx5_xmit(skb, ring, false, false, true);
 }
 
 /* ---- Completion ------------------------------------------------------- */

@@ -35,6 +35,10 @@ static_assert(offsetof(struct cxb_xdp_sq, buf) -
 #endif
 static_assert(CXB_XDP_WQE_DS * CXB_MLX4_DS_SIZE <= CXB_MLX4_TXBB_SIZE);
 static_assert(CXB_XDP_WQE_DS5 <= CXB_MLX5_DS_PER_WQEBB);
+/* with the minimum inline headers too */
+static_assert(CXB_MLX5_HDR_DS + 1 +
+	      DIV_ROUND_UP(CXB_MLX5_MIN_INLINE_L2 - CXB_MLX5_INLINE_START,
+			   CXB_MLX5_DS_SIZE) <= CXB_MLX5_DS_PER_WQEBB);
 
 /* ---- XDP send queue ----------------------------------------------------- */
 
@@ -63,31 +67,47 @@ static void cxb_xdpsq_doorbell(struct cxb_xdp_sq *sq)
 }
 
 /* The mlx5 SEND WQE at @prod: control, an Ethernet segment asking for
- * nothing (no checksum, no inline headers), one data segment; one WQEBB,
- * no completion unless a doorbell names it (mlx5e_xmit_xdp_frame(),
- * en/xdp.c, builds the same).
+ * nothing (no checksum), one data segment; one WQEBB, no completion
+ * unless a doorbell names it. Where the device's minimum inline mode is
+ * L2, the frame's first CXB_MLX5_MIN_INLINE_L2 bytes (or all of a shorter
+ * one) go inline in the Ethernet segment and the data segment holds the
+ * rest (mlx5e_xmit_xdp_frame(), en/xdp.c, builds the same).
  */
 static void cxb_xdpsq_post_mlx5(struct cxb_xdp_sq *sq, u32 prod,
-				dma_addr_t dma, u32 len)
+				const void *data, dma_addr_t dma, u32 len)
 {
 	struct mlx5_wqe_ctrl_seg *ctrl = sq->buf + ((prod & sq->size_mask) <<
 						    CXB_MLX5_WQEBB_SHIFT);
 	struct mlx5_wqe_eth_seg *eth = (void *)(ctrl + 1);
 	struct mlx5_wqe_data_seg *dseg = (void *)(eth + 1);
+	unsigned int ds = CXB_XDP_WQE_DS5;
 
-	cxb_mlx5_ctrl_init(ctrl, prod, MLX5_OPCODE_SEND, sq->doorbell_qpn,
-			   CXB_XDP_WQE_DS5);
 	memset(eth, 0, sizeof(*eth));
-	dseg->addr = cpu_to_be64(dma);
-	dseg->lkey = sq->lkey;
-	dseg->byte_count = cpu_to_be32(len);
+	if (unlikely(sq->min_inline)) {
+		u32 ihs = min(len, CXB_MLX5_MIN_INLINE_L2);
+
+		memcpy((u8 *)ctrl + CXB_MLX5_ETH_INLINE_OFF, data, ihs);
+		eth->inline_hdr.sz = cpu_to_be16(ihs);
+		ds = cxb_mlx5_eth_inline_ds(ihs);
+		dseg = (void *)ctrl + ds * CXB_MLX5_DS_SIZE;
+		dma += ihs;
+		len -= ihs;
+		ds += !!len;
+	}
+	cxb_mlx5_ctrl_init(ctrl, prod, MLX5_OPCODE_SEND, sq->doorbell_qpn, ds);
+	if (len) {
+		dseg->addr = cpu_to_be64(dma);
+		dseg->lkey = sq->lkey;
+		dseg->byte_count = cpu_to_be32(len);
+	}
 }
 
 /* Write one send WQE for @len bytes at @dma; false if the ring is full.
  * sq->lock held. The doorbell is the caller's.
  */
-static bool cxb_xdpsq_post(struct cxb_xdp_sq *sq, dma_addr_t dma, u32 len,
-			   void *ptr, enum cxb_xdp_type type)
+static bool cxb_xdpsq_post(struct cxb_xdp_sq *sq, const void *data,
+			   dma_addr_t dma, u32 len, void *ptr,
+			   enum cxb_xdp_type type)
 {
 	u32 prod = sq->prod, idx = prod & sq->size_mask;
 	struct mlx4_wqe_ctrl_seg *ctrl;
@@ -107,7 +127,7 @@ static bool cxb_xdpsq_post(struct cxb_xdp_sq *sq, dma_addr_t dma, u32 len,
 	info->type = type;
 
 	if (sq->gen == CXB_GEN_CX5) {
-		cxb_xdpsq_post_mlx5(sq, prod, dma, len);
+		cxb_xdpsq_post_mlx5(sq, prod, data, dma, len);
 		sq->prod = prod + 1;
 		return true;
 	}
@@ -141,7 +161,7 @@ static bool cxb_xdp_tx(struct cxb_xdp_sq *sq, struct xdp_buff *xdp,
 	dma_sync_single_for_device(sq->dma_dev, dma, len, DMA_BIDIRECTIONAL);
 
 	spin_lock(&sq->lock);
-	ok = cxb_xdpsq_post(sq, dma, len, page, CXB_XDP_TX);
+	ok = cxb_xdpsq_post(sq, xdp->data, dma, len, page, CXB_XDP_TX);
 	/* The benchmark's comparison: a doorbell for every frame. */
 	if (ok && unlikely(READ_ONCE(sq->db_per_packet)))
 		cxb_xdpsq_doorbell(sq);
@@ -309,6 +329,7 @@ int cxb_xdpsq_alloc(struct cxb_priv *priv, struct cxb_channel *ch)
 	int err;
 
 	sq->gen = priv->cadev->gen;
+	sq->min_inline = priv->cadev->min_inline;
 	err = cxb_cq_alloc(priv, ch, &ch->xdp_cq, size,
 			   sq->gen == CXB_GEN_CX5 ? CXB_MLX5_CQE_SIZE :
 			   CXB_MLX4_CQE_SIZE);
@@ -544,8 +565,8 @@ int cxb_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
 		dma = cxb_dma_map_linear(sq->dma_dev, xdpf->data, xdpf->len);
 		if (unlikely(dma_mapping_error(sq->dma_dev, dma)))
 			break;
-		if (unlikely(!cxb_xdpsq_post(sq, dma, xdpf->len, xdpf,
-					     CXB_XDP_XMIT))) {
+		if (unlikely(!cxb_xdpsq_post(sq, xdpf->data, dma, xdpf->len,
+					     xdpf, CXB_XDP_XMIT))) {
 			dma_unmap_single(sq->dma_dev, dma, xdpf->len,
 					 DMA_TO_DEVICE);
 			break;

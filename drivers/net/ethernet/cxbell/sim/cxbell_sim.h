@@ -460,6 +460,8 @@ struct cxb_sim_adapter {
 	u32 id;
 	unsigned int nports;
 	enum cxb_gen gen;	/* of every port */
+	enum cxb_min_inline min_inline;	/* cx5: headers inline, as cx4 */
+	bool mpwqe;		/* cx5: multi-packet WQEs (not cx4) */
 	struct cxb_sim_port *ports[CXB_SIM_MAX_PORTS];
 	u64 dma_mask;
 	struct xarray maps;	/* slot -> struct cxb_sim_map */

@@ -3,8 +3,9 @@
  * cxbell_sim bus: adapters and their ports.
  *
  *   echo "ID [NPORTS [GEN]]" > /sys/bus/cxbell_sim/new_device
- *	NPORTS 1..2 (2), GEN the descriptor generation: cx3 (mlx4, the
- *	default) or cx5 (mlx5 send queues, see cxbell_sim_mlx5.c)
+ *	NPORTS 1..2 (2), GEN the adapter: cx3 (mlx4 formats, the default),
+ *	cx5 (mlx5 formats, see cxbell_sim_mlx5.c) or cx4 (mlx5 formats,
+ *	minimum inline mode L2, no multi-packet WQEs: a ConnectX-4)
  *   echo "ID" > /sys/bus/cxbell_sim/del_device
  *
  * Adapter ID is device "cxbell_sim<ID>" on bus "cxbell_sim", with its own
@@ -93,6 +94,8 @@ static int cxb_sim_port_add(struct cxb_sim_adapter *ad, unsigned int index)
 	cadev->rss_udp = true;
 	/* LSO WQEs of up to 64 KiB, both generations (cxbell_sim_lso.c) */
 	cadev->max_gso_size = CXB_SIM_LSO_MAX;
+	cadev->min_inline = ad->min_inline;
+	cadev->mpwqe = ad->mpwqe;
 	cadev->mac[0] = 0x02;		/* locally administered */
 	cadev->mac[1] = 0xcb;
 	cadev->mac[2] = ad->id >> 8;
@@ -181,8 +184,9 @@ static void cxb_sim_adapter_del(struct cxb_sim_adapter *ad)
 }
 
 static int cxb_sim_adapter_new(u32 id, unsigned int nports,
-			       enum cxb_gen gen)
+			       unsigned int model)
 {
+	enum cxb_gen gen = model == 3 ? CXB_GEN_CX3 : CXB_GEN_CX5;
 	struct cxb_sim_adapter *ad;
 	unsigned int i;
 	int err;
@@ -193,6 +197,11 @@ static int cxb_sim_adapter_new(u32 id, unsigned int nports,
 	ad->id = id;
 	ad->nports = nports;
 	ad->gen = gen;
+	/* ConnectX-4: L2 headers inline (the wqe_inline_mode capability
+	 * MLX5_CAP_INLINE_MODE_L2), no enhanced multi-packet WQEs
+	 */
+	ad->min_inline = model == 4 ? CXB_MIN_INLINE_L2 : CXB_MIN_INLINE_NONE;
+	ad->mpwqe = model == 5;
 	ad->engine = CXB_SIM_ENGINE_INLINE;
 	ad->cable = true;
 	mutex_init(&ad->lock);
@@ -264,10 +273,11 @@ static int cxb_sim_parse(const char *buf, size_t count, unsigned int *val,
 	return n ? n : -EINVAL;
 }
 
-/* A trailing generation token ("cx3", "cx5") of @buf: its generation,
- * and @count cut to what precedes it.
+/* A trailing adapter token ("cx3", "cx4", "cx5") of @buf: its number (3
+ * without one, 0 if it is none of these), and @count cut to what precedes
+ * it.
  */
-static enum cxb_gen cxb_sim_parse_gen(const char *buf, size_t *count)
+static unsigned int cxb_sim_parse_model(const char *buf, size_t *count)
 {
 	size_t n = *count;
 
@@ -275,13 +285,15 @@ static enum cxb_gen cxb_sim_parse_gen(const char *buf, size_t *count)
 		n--;
 	if (n < 3 || strncmp(buf + n - 3, "cx", 2) ||
 	    (n > 3 && !isspace(buf[n - 4])))
-		return CXB_GEN_CX3;
+		return 3;
 	*count = n - 3;
 	switch (buf[n - 1]) {
 	case '3':
-		return CXB_GEN_CX3;
+		return 3;
+	case '4':
+		return 4;
 	case '5':
-		return CXB_GEN_CX5;
+		return 5;
 	}
 	return 0;
 }
@@ -291,11 +303,11 @@ static ssize_t new_device_store(CXB_BUS_CONST struct bus_type *bus,
 {
 	unsigned int val[2] = { 0, CXB_SIM_MAX_PORTS };
 	size_t len = count;
-	enum cxb_gen gen;
+	unsigned int model;
 	int n, err;
 
-	gen = cxb_sim_parse_gen(buf, &len);
-	if (!gen)
+	model = cxb_sim_parse_model(buf, &len);
+	if (!model)
 		return -EINVAL;
 	n = cxb_sim_parse(buf, len, val, ARRAY_SIZE(val));
 	if (n < 0)
@@ -309,7 +321,7 @@ static ssize_t new_device_store(CXB_BUS_CONST struct bus_type *bus,
 	else if (cxb_sim_adapter_find(val[0]))
 		err = -EEXIST;
 	else
-		err = cxb_sim_adapter_new(val[0], val[1], gen);
+		err = cxb_sim_adapter_new(val[0], val[1], model);
 	mutex_unlock(&cxb_sim_lock);
 	return err ? err : count;
 }

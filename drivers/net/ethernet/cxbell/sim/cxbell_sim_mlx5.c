@@ -26,13 +26,16 @@
  * LSO and ENHANCED_MPSW, and must not reach past the ring end or past
  * @announced; otherwise it is a violation and the device skips one WQEBB.
  *   SEND: one frame, gathered from the eth segment's inline headers and
- *     the data/inline segments.
+ *     the data/inline segments. On an adapter with a minimum inline mode
+ *     (cx4: CXB_MIN_INLINE_L2) fewer than CXB_MLX5_MIN_INLINE_L2 bytes of
+ *     the frame inline (or all of a shorter one) is a violation.
  *   LSO: the packet of the eth segment's inline headers and the data
  *     segments, cut into TCP segments of at most the eth segment's mss
  *     payload bytes (cxbell_sim_lso.c; tx_lso_wqes, tx_lso_segments).
  *   ENHANCED_MPSW: an eth segment without inline headers and without
  *     mss (an LSO packet never goes in one: a violation), then one frame
- *     per data or inline segment (mpwqe_wqes, mpwqe_pkts).
+ *     per data or inline segment (mpwqe_wqes, mpwqe_pkts). A violation
+ *     on an adapter without them (cx4).
  * cs_flags of the eth segment (MLX5_ETH_WQE_L3_CSUM, _L4_CSUM) ask for
  * checksums, for every packet of the WQE. A WQE with CQ_UPDATE in
  * fm_ce_se gets one 64-byte CQE once its last frame left, byte_cnt the
@@ -262,6 +265,15 @@ static unsigned int cxb_sim_mlx5_gather_send(struct cxb_sim_sq *sq, u32 idx)
 				  sq->qpn, idx, len);
 		return 0;
 	}
+	/* the minimum inline mode: the L2 headers inline (a tag inserted
+	 * into them counts; MLX5_ETH_WQE_INSERT_VLAN carries none)
+	 */
+	if (port->ad->min_inline == CXB_MIN_INLINE_L2 &&
+	    sz < min(len, CXB_MLX5_MIN_INLINE_L2)) {
+		cxb_sim_violation(port, "SQ %#x WQE %u: %u bytes inline, minimum inline L2",
+				  sq->qpn, idx, sz);
+		return 0;
+	}
 	if (inl)
 		cxb_sim_inc(port, CXB_SIM_C_INLINE_WQES);
 	return len;
@@ -438,7 +450,10 @@ void cxb_sim_mlx5_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
 		}
 		sq->mpw_len = len;
 	} else if (op == MLX5_OPCODE_ENHANCED_MPSW) {
-		if (ds <= CXB_MLX5_HDR_DS ||
+		if (!port->ad->mpwqe) {
+			cxb_sim_violation(port, "SQ %#x WQE %u: MPWQE on a port without them",
+					  sq->qpn, idx);
+		} else if (ds <= CXB_MLX5_HDR_DS ||
 		    cxb_sim_mlx5_eth(sq)->inline_hdr.sz ||
 		    cxb_sim_mlx5_eth(sq)->mss) {
 			cxb_sim_violation(port, "SQ %#x WQE %u: MPWQE DS %u, inline %u, MSS %u",

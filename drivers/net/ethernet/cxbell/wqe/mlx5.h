@@ -132,6 +132,11 @@
 #define CXB_MLX5_ETH_INLINE_OFF	30U
 /* Inline header bytes inside the eth segment (inline_hdr.start) */
 #define CXB_MLX5_INLINE_START	2U
+/* Header bytes a SEND carries inline at least where the device's minimum
+ * inline mode is L2 (mlx5e's MLX5E_MIN_INLINE, en_tx.c: the Ethernet
+ * header and 4 bytes more), or the whole frame if it is shorter.
+ */
+#define CXB_MLX5_MIN_INLINE_L2	18U
 
 /* The receive queue: WQE stride, doorbell record dword. */
 #define CXB_MLX5_RX_STRIDE_SHIFT 4
