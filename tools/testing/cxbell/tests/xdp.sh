@@ -24,14 +24,16 @@
 #             output; with a program attached MTU 4000 is refused
 #   teardown: dma_live 0 (the page pools gave every page back)
 # All of it on cx3 adapters, then on cx5 adapters (whose XDP send queue
-# posts mlx5 SEND WQEs, each doorbell's last one asking for the CQE).
+# posts mlx5 SEND WQEs, each doorbell's last one asking for the CQE), then
+# tx on a cx4 adapter (minimum inline mode L2: each WQE carries the
+# frame's first 18 bytes inline, the data segment the rest).
 #
 #   xdp.sh [COUNT]    COUNT defaults to 20480
 . /cxbell/lib.sh
 
 COUNT=${1:-20480}
 BPFOBJ=/usr/lib/x86_64-linux-gnu/bpf/xsk_def_xdp_prog.o
-ktap_plan 20
+ktap_plan 24
 no_ipv6
 
 setup()
@@ -124,7 +126,7 @@ xdp_tx_run()
 # names (mlx5e_notify_hw())
 xdp_cqes_ok()
 {
-	if [ "$gen" = cx5 ]; then
+	if [ "$gen" != cx3 ]; then
 		eq "$cqes" "$db" "tx_xdp_cqes (one per doorbell)"
 	else
 		eq "$cqes" "$tx" "tx_xdp_cqes (one per frame)"
@@ -289,18 +291,25 @@ have_btf() { [ -e /sys/kernel/btf/vmlinux ]; }
 # sockets, which make check-debug's kernel also lacks.
 have_xsk() { grep -q '^XDP ' /proc/net/protocols; }
 
-for gen in cx3 cx5; do
+for gen in cx3 cx5 cx4; do
 	sfx=
-	[ $gen = cx5 ] && sfx=_cx5
+	[ $gen = cx3 ] || sfx=_$gen
 	ktap_ok "setup_adapter$sfx" setup || ktap_finish
-	cases_if have_btf "no /sys/kernel/btf/vmlinux (kernel without CONFIG_DEBUG_INFO_BTF): xdp-bench cannot load" \
-		xdp_drop_exact:xdp_drop xdp_pass_exact:xdp_pass \
-		xdp_tx_one_doorbell_per_poll:xdp_tx \
-		xdp_tx_doorbell_per_packet_switch:xdp_tx_per_packet \
-		xdp_redirect_exact:xdp_redirect
-	cases_if have_xsk "kernel without CONFIG_XDP_SOCKETS: $BPFOBJ cannot load" \
-		xdp_attach_replace_detach_under_traffic:xdp_replace \
-		xdp_mtu_too_large_extack:xdp_mtu
+	# cx4: what its minimum inline mode changes, XDP_TX's WQE (the
+	# frame's first 18 bytes inline); the rest as cx5
+	if [ $gen = cx4 ]; then
+		cases_if have_btf "no /sys/kernel/btf/vmlinux (kernel without CONFIG_DEBUG_INFO_BTF): xdp-bench cannot load" \
+			xdp_tx_one_doorbell_per_poll:xdp_tx
+	else
+		cases_if have_btf "no /sys/kernel/btf/vmlinux (kernel without CONFIG_DEBUG_INFO_BTF): xdp-bench cannot load" \
+			xdp_drop_exact:xdp_drop xdp_pass_exact:xdp_pass \
+			xdp_tx_one_doorbell_per_poll:xdp_tx \
+			xdp_tx_doorbell_per_packet_switch:xdp_tx_per_packet \
+			xdp_redirect_exact:xdp_redirect
+		cases_if have_xsk "kernel without CONFIG_XDP_SOCKETS: $BPFOBJ cannot load" \
+			xdp_attach_replace_detach_under_traffic:xdp_replace \
+			xdp_mtu_too_large_extack:xdp_mtu
+	fi
 	ktap_ok "sim_no_violations$sfx" eq "$(($(sim_ctr 1 0 violations) + \
 		$(sim_ctr 1 1 violations) + $(sim_ctr 2 0 violations 2>/dev/null || echo 0)))" \
 		0 "violations"
