@@ -12,9 +12,10 @@
 #     inline in every WQE), sim pcie_data_read_bytes == COUNT * 42 (the
 #     bytes after the 18 inline ones), pcie_desc_read_bytes == 64 per
 #     WQEBB fetched (COUNT WQEs of 4 DS, one WQEBB each, and the NOPs that
-#     pad the ring end), tx_inline == tx_mpwqe_pkts == 0
+#     pad the ring end), tx_bounced == COUNT (those bytes come from the
+#     send ring's bounce buffer), tx_inline == tx_mpwqe_pkts == 0
 #   tx-copybreak 464: the whole frame inline in the Ethernet segment
-#     (6 DS, two WQEBBs): tx_inline == COUNT, no data read,
+#     (6 DS, two WQEBBs): tx_inline == COUNT, tx_bounced 0, no data read,
 #     pcie_desc_read_bytes == 64 * (2 * COUNT + NOPs)
 #   pktgen with an 802.1Q header in the frame (vlan_id 5, 64-byte
 #     frames): as copybreak 0, 18 bytes inline (the network offset), 46
@@ -50,6 +51,7 @@ counters()
 	echo "tx $(cxb_stat "$p0" tx_packets)"
 	echo "db $(cxb_stat "$p0" tx_doorbells)"
 	echo "inl $(cxb_stat "$p0" tx_inline)"
+	echo "bn $(cxb_stat "$p0" tx_bounced)"
 	echo "mp $(cxb_stat "$p0" tx_mpwqe_pkts)"
 	echo "rx $(cxb_stat "$p1" rx_packets)"
 	echo "sdb $(sim_ctr 1 0 doorbells)"
@@ -101,11 +103,12 @@ run()
 	sleep 0.3
 	snap a
 	tx=$(snap_d tx) db=$(snap_d db) inl=$(snap_d inl) mp=$(snap_d mp)
+	bn=$(snap_d bn)
 	rx=$(snap_d rx) sdb=$(snap_d sdb) sinl=$(snap_d sinl) nop=$(snap_d nop)
 	dat=$(snap_d data) desc=$(snap_d desc) v=$(snap_d v) st=$(snap_d st)
 	ktap_diag "copybreak $cb size ${4:-60} vlan ${5:-none}: sent $sent" \
 		"tx $tx rx $rx doorbells $db (sim $sdb) tx_inline $inl" \
-		"sim inline_wqes $sinl nop_wqes $nop data read $dat" \
+		"sim inline_wqes $sinl nop_wqes $nop data read $dat bounced $bn" \
 		"desc read $desc violations $v stranded $st"
 	rc=0
 	eq "$sent" "$COUNT" "packets sent" || rc=1
@@ -115,10 +118,13 @@ run()
 	eq "$sdb" "$db" "sim doorbells vs tx_doorbells" || rc=1
 	eq "$sinl" "$COUNT" "sim inline_wqes" || rc=1
 	eq "$mp" 0 "tx_mpwqe_pkts" || rc=1
+	# the rest of a short frame goes from the send ring's bounce buffer
 	if [ "$data" = 0 ]; then
 		eq "$inl" "$COUNT" "tx_inline" || rc=1
+		eq "$bn" 0 "tx_bounced" || rc=1
 	else
 		eq "$inl" 0 "tx_inline" || rc=1
+		eq "$bn" "$COUNT" "tx_bounced" || rc=1
 	fi
 	eq "$dat" $((COUNT * data)) "sim pcie_data_read_bytes" || rc=1
 	eq "$desc" $(((COUNT * wqebbs + nop) * 64)) "sim pcie_desc_read_bytes" || rc=1

@@ -346,6 +346,7 @@ static bool cxb_mlx5_post_hdrs(struct cxb_tx_ring *ring, u32 *pprod,
 			       bool lso)
 {
 	bool vlan = skb_vlan_tag_present(skb);
+	struct mlx4_wqe_data_seg *dseg;
 	struct mlx5_wqe_ctrl_seg *ctrl;
 	struct mlx5_wqe_eth_seg *eth;
 	struct cxb_tx_info *info;
@@ -374,10 +375,22 @@ static bool cxb_mlx5_post_hdrs(struct cxb_tx_ring *ring, u32 *pprod,
 	eth = (void *)(ctrl + 1);
 	info = &ring->tx_info[prod & ring->size_mask];
 
-	if (unlikely(!cxb_tx_map(ring, skb, info,
-				 (void *)ctrl + cxb_mlx5_eth_inline_ds(ihs) *
-				 CXB_MLX5_DS_SIZE, hdr, headlen, nr_frags)))
+	dseg = (void *)ctrl + cxb_mlx5_eth_inline_ds(ihs) * CXB_MLX5_DS_SIZE;
+	if (!lso && !nr_frags && skb_headlen(skb) <= ring->bounce_max) {
+		/* the rest of a short frame from its copy in the WQE's
+		 * bounce slot, as cxb_mlx5_post_send() sends it whole
+		 */
+		if (headlen)
+			cxb_tx_set_data_seg(dseg,
+					    cxb_tx_bounce(ring, skb,
+							  prod & ring->size_mask) +
+					    hdr, headlen, ring->lkey);
+		info->map0_len = 0;
+		info->nr_frags = 0;
+	} else if (unlikely(!cxb_tx_map(ring, skb, info, dseg, hdr, headlen,
+					nr_frags))) {
 		return false;
+	}
 	memset(eth, 0, sizeof(*eth));
 	eth->cs_flags = cxb_mlx5_cs_flags(skb);
 	if (lso)
@@ -385,7 +398,9 @@ static bool cxb_mlx5_post_hdrs(struct cxb_tx_ring *ring, u32 *pprod,
 	eth->inline_hdr.sz = cpu_to_be16(ihs);
 	/* inline_hdr.start and the DS after it (not the 2-byte field) */
 	start = (u8 *)ctrl + CXB_MLX5_ETH_INLINE_OFF;
-	if (unlikely(vlan)) {
+	if (!lso && likely(hdr == CXB_MLX5_MIN_INLINE_L2 && !vlan)) {
+		memcpy(start, skb->data, CXB_MLX5_MIN_INLINE_L2);
+	} else if (unlikely(vlan)) {
 		struct vlan_ethhdr *vh = (void *)start;
 
 		memcpy(start, skb->data, 2 * ETH_ALEN);
