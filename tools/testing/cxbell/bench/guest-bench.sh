@@ -42,6 +42,8 @@
 #   cx5            tx_mpwqe off (a SEND WQE per packet)
 #   cx5-mpwqe      tx_mpwqe on (enhanced multi-packet WQEs)
 #   cx5-mpwqe-inline  tx_mpwqe on, tx-copybreak 464 (inline segments)
+# and on a 1-port cx4 sim adapter (the mlx5 formats, minimum inline L2):
+#   cx4            a SEND WQE per packet, its first 18 bytes inline
 # and XDP on a 2-port cx3 sim adapter (inline engine, one channel each;
 # pktgen on port 0, programs loaded by Debian's xdp-bench; in the default
 # rows at burst 64 only, the NAPI budget, as ROW@64: a row written
@@ -82,7 +84,7 @@
 
 COUNT=100000
 BURSTS="1 2 4 8 16 32 64 128"
-ROWS="dummy e1000e virtio cx3-db cx3-bf cx3-db-opt1 cx3-db-opt3 cx3-db-inline cx3-bf-inline cx5 cx5-mpwqe cx5-mpwqe-inline xdp-drop@64 xdp-drop-f@64 xdp-tx@64 xdp-tx-pp@64"
+ROWS="dummy e1000e virtio cx3-db cx3-bf cx3-db-opt1 cx3-db-opt3 cx3-db-inline cx3-bf-inline cx5 cx5-mpwqe cx5-mpwqe-inline cx4 xdp-drop@64 xdp-drop-f@64 xdp-tx@64 xdp-tx-pp@64"
 REPS=1
 GROWTH=
 PERF=
@@ -103,7 +105,7 @@ SAMPLE=/cxbell-run/pktgen/pktgen_sample03_burst_single_flow.sh
 BASH=/bin/bash
 DST_IP=198.18.0.42
 DST_MAC=02:00:00:00:00:02
-SIM=1		# the current row's sim adapter: 1 (cx3) or 5 (cx5)
+SIM=1		# the current row's sim adapter: 1 (cx3), 4 (cx4) or 5 (cx5)
 
 no_ipv6
 modprobe pktgen || exit 1
@@ -127,7 +129,7 @@ up_wait()
 	wait_until 10 carrier
 }
 
-DEV_dummy='' DEV_dummy_mq='' DEV_e1000e='' DEV_virtio='' DEV_cx='' DEV_cx5=''
+DEV_dummy='' DEV_dummy_mq='' DEV_e1000e='' DEV_virtio='' DEV_cx='' DEV_cx4='' DEV_cx5=''
 DEV_xa='' DEV_xb='' XDP_PID='' XDP_PIF='' XDP_MODE='' PEER=''
 setup_dummy()
 {
@@ -153,12 +155,15 @@ setup_virtio()
 	DEV_virtio=$(pci_netdev virtio_net) && up_wait "$DEV_virtio"
 }
 
-# setup_cx [cx5]: the 1-port sim adapter of the generation, as SIM
+# setup_cx [cx5|cx4]: the 1-port sim adapter of the generation, as SIM
 setup_cx()
 {
 	if [ "${1:-}" = cx5 ]; then
 		SIM=5
 		[ -n "$DEV_cx5" ] && return 0
+	elif [ "${1:-}" = cx4 ]; then
+		SIM=4
+		[ -n "$DEV_cx4" ] && return 0
 	else
 		SIM=1
 		[ -n "$DEV_cx" ] && return 0
@@ -171,7 +176,11 @@ setup_cx()
 	echo "${CXB_BENCH_IOMMU:-passthrough}" \
 		>/sys/kernel/debug/cxbell_sim/cxbell_sim$SIM/iommu || return 1
 	_d=$(cxb_netdev $SIM 0) || return 1
-	if [ $SIM = 5 ]; then DEV_cx5=$_d; else DEV_cx=$_d; fi
+	case $SIM in
+	5) DEV_cx5=$_d ;;
+	4) DEV_cx4=$_d ;;
+	*) DEV_cx=$_d ;;
+	esac
 	ethtool -L "$_d" combined 1 || return 1
 	up_wait "$_d"
 }
@@ -313,6 +322,12 @@ row_setup()
 			{ echo "guest-bench: tx_mpwqe $_mpw failed"; return 1; }
 		echo 0 >"/sys/class/net/$IF/doorbell_opt" || return 1
 		ethtool --set-tunable "$IF" tx-copybreak $_cb || return 1
+		;;
+	cx4)
+		setup_cx cx4 || return 1
+		IF=$DEV_cx4 KIND=cx
+		echo 0 >"/sys/class/net/$IF/doorbell_opt" || return 1
+		ethtool --set-tunable "$IF" tx-copybreak 0 || return 1
 		;;
 	*) echo "guest-bench: unknown row $1"; return 1 ;;
 	esac
@@ -593,7 +608,8 @@ done
 [ -n "$DEV_xa" ] && { xdp_set "$DEV_xb" none; xdp_set "$DEV_xa" none; }
 [ -n "$DEV_cx" ] && cxb_del 1
 [ -n "$DEV_cx5" ] && cxb_del 5
+[ -n "$DEV_cx4" ] && cxb_del 4
 [ -n "$DEV_xa" ] && cxb_del 3
-[ -n "$DEV_cx$DEV_cx5$DEV_xa" ] && cxb_unload
+[ -n "$DEV_cx$DEV_cx4$DEV_cx5$DEV_xa" ] && cxb_unload
 [ -n "$CX3_DRV" ] && { cx3_unload || { echo "guest-bench: $WHY"; rc=1; }; }
 exit $rc
