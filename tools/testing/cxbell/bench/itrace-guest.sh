@@ -39,16 +39,19 @@ cx3-*)
 	carrier() { [ "$(cat "/sys/class/net/$IF/carrier")" = 1 ]; }
 	wait_until 10 carrier || exit 1
 	;;
-cx5|cx5-mpwqe)
-	SIM=5
-	cxb_load && cxb_new $SIM 1 cx5 || exit 1
+cx5|cx5-mpwqe|cx4)
+	SIM=5 gen=cx5
+	[ "$ROW" = cx4 ] && SIM=4 gen=cx4
+	cxb_load && cxb_new $SIM 1 $gen || exit 1
 	sim_engine $SIM inline || exit 1
 	echo passthrough >"$CXB_DBG/cxbell_sim$SIM/iommu" || exit 1
 	IF=$(cxb_netdev $SIM 0) || exit 1
 	ethtool -L "$IF" combined 1 || exit 1
 	mpw=off
 	[ "$ROW" = cx5-mpwqe ] && mpw=on
-	ethtool --set-priv-flags "$IF" tx_mpwqe $mpw || exit 1
+	# cx4 has no multi-packet WQEs: the flag is off and stays off
+	[ $gen = cx4 ] ||
+		ethtool --set-priv-flags "$IF" tx_mpwqe $mpw || exit 1
 	ip link set "$IF" up || exit 1
 	carrier() { [ "$(cat "/sys/class/net/$IF/carrier")" = 1 ]; }
 	wait_until 10 carrier || exit 1

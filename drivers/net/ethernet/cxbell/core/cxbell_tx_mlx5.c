@@ -66,7 +66,7 @@ static void cxb_mlx5_ctrl(struct cxb_tx_ring *ring,
  * mlx5e_post_nop() pads the edge (en/txrx.h); returns the index after
  * them. They are posted with the WQE after them, which the doorbell names.
  */
-static u32 cxb_mlx5_post_nop(struct cxb_tx_ring *ring, u32 prod)
+static noinline u32 cxb_mlx5_post_nop(struct cxb_tx_ring *ring, u32 prod)
 {
 	u32 end = prod + ring->size - (prod & ring->size_mask);
 
@@ -89,7 +89,8 @@ static u32 cxb_mlx5_post_nop(struct cxb_tx_ring *ring, u32 prod)
 /* Where a WQE of @n WQEBBs goes: at @prod, or after a NOP padding the
  * ring end if it would reach past it (a WQE never wraps).
  */
-static u32 cxb_mlx5_wqe_fit(struct cxb_tx_ring *ring, u32 prod, u32 n)
+static __always_inline u32 cxb_mlx5_wqe_fit(struct cxb_tx_ring *ring, u32 prod,
+					     u32 n)
 {
 	if ((prod & ring->size_mask) + n > ring->size)
 		prod = cxb_mlx5_post_nop(ring, prod);
@@ -341,9 +342,10 @@ static __always_inline u32 cxb_mlx5_min_inline(const struct sk_buff *skb,
  * if its L2 headers are not all in the linear part, or its frags would
  * not fit). @bytes: its frames' bytes on the wire (tags not counted).
  */
-static bool cxb_mlx5_post_hdrs(struct cxb_tx_ring *ring, u32 *pprod,
-			       struct sk_buff *skb, u32 hdr, u32 bytes,
-			       bool lso)
+static __always_inline bool cxb_mlx5_post_hdrs(struct cxb_tx_ring *ring,
+					       u32 *pprod, struct sk_buff *skb,
+					       u32 hdr, u32 bytes,
+					       const bool lso)
 {
 	bool vlan = skb_vlan_tag_present(skb);
 	struct mlx4_wqe_data_seg *dseg;
