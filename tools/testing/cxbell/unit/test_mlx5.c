@@ -250,12 +250,20 @@ static int t_eth_inline(void)
 		      (CXB_MLX5_ETH_INLINE_OFF + i + 15) / 16 * 16, "sz %u", i);
 	}
 	/* mlx5e's L2 minimum (MLX5_INLINE_MODE_L2, mlx5e_calc_min_inline())
-	 * takes one DS more than cxbell's SEND, which inlines no headers:
-	 * valid where mlx5_query_min_inline() says MLX5_INLINE_MODE_NONE
+	 * takes one DS more than a SEND without inline headers, two with a
+	 * VLAN tag put into them: with the pointer segment after them one
+	 * WQEBB (the XDP send queue's WQE), two with the tag
 	 */
-	CHECK(MLX5_INLINE_MODE_NONE == 0, "");
+	CHECK(MLX5_INLINE_MODE_NONE == 0 && MLX5_INLINE_MODE_L2 == 1, "");
+	CHECK(CXB_MLX5_MIN_INLINE_L2 == MLX5E_MIN_INLINE, "");
 	CHECK(cxb_mlx5_eth_inline_ds(MLX5E_MIN_INLINE) == CXB_MLX5_HDR_DS + 1,
 	      "");
+	CHECK(cxb_mlx5_eth_inline_ds(MLX5E_MIN_INLINE + 4) ==
+	      CXB_MLX5_HDR_DS + 2, "");
+	CHECK(cxb_mlx5_ds_to_wqebbs(cxb_mlx5_eth_inline_ds(MLX5E_MIN_INLINE) +
+				    1) == 1, "");
+	CHECK(cxb_mlx5_ds_to_wqebbs(cxb_mlx5_eth_inline_ds(MLX5E_MIN_INLINE + 4) +
+				    1) == 2, "");
 	return 0;
 }
 

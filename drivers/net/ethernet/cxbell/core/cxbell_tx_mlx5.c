@@ -89,8 +89,8 @@ static noinline u32 cxb_mlx5_post_nop(struct cxb_tx_ring *ring, u32 prod)
 /* Where a WQE of @n WQEBBs goes: at @prod, or after a NOP padding the
  * ring end if it would reach past it (a WQE never wraps).
  */
-static __always_inline u32 cxb_mlx5_wqe_fit(struct cxb_tx_ring *ring, u32 prod,
-					     u32 n)
+static __always_inline u32 cxb_mlx5_wqe_fit(struct cxb_tx_ring *ring,
+					    u32 prod, u32 n)
 {
 	if ((prod & ring->size_mask) + n > ring->size)
 		prod = cxb_mlx5_post_nop(ring, prod);
