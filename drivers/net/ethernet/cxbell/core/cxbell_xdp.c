@@ -67,39 +67,53 @@ static void cxb_xdpsq_doorbell(struct cxb_xdp_sq *sq)
 }
 
 /* The mlx5 SEND WQE at @prod: control, an Ethernet segment asking for
- * nothing (no checksum), one data segment; one WQEBB, no completion
- * unless a doorbell names it. Where the device's minimum inline mode is
- * L2, the frame's first CXB_MLX5_MIN_INLINE_L2 bytes (or all of a shorter
- * one) go inline in the Ethernet segment and the data segment holds the
- * rest (mlx5e_xmit_xdp_frame(), en/xdp.c, builds the same).
+ * nothing (no checksum, no inline headers), one data segment; one WQEBB,
+ * no completion unless a doorbell names it (mlx5e_xmit_xdp_frame(),
+ * en/xdp.c, builds the same).
  */
 static void cxb_xdpsq_post_mlx5(struct cxb_xdp_sq *sq, u32 prod,
-				const void *data, dma_addr_t dma, u32 len)
+				dma_addr_t dma, u32 len)
 {
 	struct mlx5_wqe_ctrl_seg *ctrl = sq->buf + ((prod & sq->size_mask) <<
 						    CXB_MLX5_WQEBB_SHIFT);
 	struct mlx5_wqe_eth_seg *eth = (void *)(ctrl + 1);
 	struct mlx5_wqe_data_seg *dseg = (void *)(eth + 1);
-	unsigned int ds = CXB_XDP_WQE_DS5;
+
+	cxb_mlx5_ctrl_init(ctrl, prod, MLX5_OPCODE_SEND, sq->doorbell_qpn,
+			   CXB_XDP_WQE_DS5);
+	memset(eth, 0, sizeof(*eth));
+	dseg->addr = cpu_to_be64(dma);
+	dseg->lkey = sq->lkey;
+	dseg->byte_count = cpu_to_be32(len);
+}
+
+/* The same where the device's minimum inline mode is L2: the frame's
+ * first CXB_MLX5_MIN_INLINE_L2 bytes (or all of a shorter one) inline in
+ * the Ethernet segment, the data segment for the rest, one WQEBB
+ * (mlx5e_xmit_xdp_frame() with sq->min_inline_mode set). Out of line:
+ * the other ports' frames do not carry its code.
+ */
+static noinline void cxb_xdpsq_post_mlx5_l2(struct cxb_xdp_sq *sq, u32 prod,
+					    const void *data, dma_addr_t dma,
+					    u32 len)
+{
+	struct mlx5_wqe_ctrl_seg *ctrl = sq->buf + ((prod & sq->size_mask) <<
+						    CXB_MLX5_WQEBB_SHIFT);
+	struct mlx5_wqe_eth_seg *eth = (void *)(ctrl + 1);
+	u32 ihs = min(len, CXB_MLX5_MIN_INLINE_L2);
+	unsigned int ds = cxb_mlx5_eth_inline_ds(ihs);
+	struct mlx5_wqe_data_seg *dseg = (void *)ctrl + ds * CXB_MLX5_DS_SIZE;
 
 	memset(eth, 0, sizeof(*eth));
-	if (unlikely(sq->min_inline)) {
-		u32 ihs = min(len, CXB_MLX5_MIN_INLINE_L2);
-
-		memcpy((u8 *)ctrl + CXB_MLX5_ETH_INLINE_OFF, data, ihs);
-		eth->inline_hdr.sz = cpu_to_be16(ihs);
-		ds = cxb_mlx5_eth_inline_ds(ihs);
-		dseg = (void *)ctrl + ds * CXB_MLX5_DS_SIZE;
-		dma += ihs;
-		len -= ihs;
-		ds += !!len;
+	memcpy((u8 *)ctrl + CXB_MLX5_ETH_INLINE_OFF, data, ihs);
+	eth->inline_hdr.sz = cpu_to_be16(ihs);
+	if (len > ihs) {
+		dseg->addr = cpu_to_be64(dma + ihs);
+		dseg->lkey = sq->lkey;
+		dseg->byte_count = cpu_to_be32(len - ihs);
+		ds++;
 	}
 	cxb_mlx5_ctrl_init(ctrl, prod, MLX5_OPCODE_SEND, sq->doorbell_qpn, ds);
-	if (len) {
-		dseg->addr = cpu_to_be64(dma);
-		dseg->lkey = sq->lkey;
-		dseg->byte_count = cpu_to_be32(len);
-	}
 }
 
 /* Write one send WQE for @len bytes at @dma; false if the ring is full.
@@ -127,7 +141,10 @@ static bool cxb_xdpsq_post(struct cxb_xdp_sq *sq, const void *data,
 	info->type = type;
 
 	if (sq->gen == CXB_GEN_CX5) {
-		cxb_xdpsq_post_mlx5(sq, prod, data, dma, len);
+		if (unlikely(sq->min_inline))
+			cxb_xdpsq_post_mlx5_l2(sq, prod, data, dma, len);
+		else
+			cxb_xdpsq_post_mlx5(sq, prod, dma, len);
 		sq->prod = prod + 1;
 		return true;
 	}
