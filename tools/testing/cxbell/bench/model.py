@@ -356,7 +356,14 @@ def validations(records, b):
     # priced as BF_NS), burst 1 -> 16 as in the thread.
     sm = pair("mlx4_en-norx", 1, "mlx4_en-norx", 16)
     smw = "rows not measured yet"
-    if sm:
+    stops = [x for x in (1, 16)
+             if num(pick(records, "mlx4_en-norx", x) or {}, "queue_stopped", 0)]
+    if sm and stops:
+        # a stopped queue cuts a burst: not the point the thread measured
+        sm = (f"not counted: mlx4_en-norx@{stops[0]} stopped its queue "
+              f"({sm[1] / sm[0]:.2f}, {sm[0]:.2f} -> {sm[1]:.2f})")
+        smw = "a point with a queue stop"
+    elif sm:
         smw = (f"model on cxbell's cx3-db: {cell(pair('cx3-db', 1, 'cx3-db', xb), 'n/a')[1]}; "
                f"a leaner driver gains more from batching (the per-burst "
                f"doorbell and completion work is a larger share of less); "
