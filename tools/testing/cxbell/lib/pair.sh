@@ -116,6 +116,19 @@ cxb_netns_pair()
 
 _cxb_ns_carrier() { [ "$(ip netns exec "$1" cat "/sys/class/net/$2/carrier" 2>/dev/null)" = 1 ]; }
 
+# cxb_netns_vlan100: cxb_netns_pair, then VLAN 100 over the two ports,
+# v100 in each namespace as 10.0.1.1/24 (a) and 10.0.1.2/24 (b), up.
+cxb_netns_vlan100()
+{
+	cxb_netns_pair || return 1
+	modprobe 8021q 2>/dev/null
+	ip -n a link add link "$p0" name v100 type vlan id 100 &&
+	ip -n b link add link "$p1" name v100 type vlan id 100 &&
+	ip -n a addr add 10.0.1.1/24 dev v100 &&
+	ip -n b addr add 10.0.1.2/24 dev v100 &&
+	ip -n a link set v100 up && ip -n b link set v100 up
+}
+
 # pair_snap SNAP [NS0 [NS1]]: every counter of the pair into snapshot
 # SNAP: d_* of $p0 (in netns NS0), r_* of $p1 (NS1), s0_* and s1_* of its
 # sim adapter's ports 0 and 1.

@@ -9,7 +9,9 @@
 #                                   than COUNT when a queue stop cut a
 #                                   burst: pktgen only checks the count
 #                                   between bursts); pktgen flags from
-#                                   $CXB_PKTGEN_FLAGS (e.g. "UDPCSUM")
+#                                   $CXB_PKTGEN_FLAGS (e.g. "UDPCSUM"),
+#                                   one more device setting from
+#                                   $CXB_PKTGEN_SET (e.g. "vlan_id 5")
 #   pktgen_timed IF COUNT BURST DSTMAC [PKTSIZE]
 #                                   pktgen_run, printing "PPS SENT SECONDS"
 #   pktgen_dev IF COUNT BURST DSTMAC PKTSIZE CLONE DST [FLAG...]
@@ -86,6 +88,9 @@ pktgen_run()
 	pktgen_dev "$1" "$2" "$3" "$4" "${5:-60}" 0 10.0.0.2 ${CXB_PKTGEN_FLAGS:-} ||
 		return 1
 	_d=$_pg/$1
+	if [ -n "${CXB_PKTGEN_SET:-}" ]; then
+		pgset "$_d" "$CXB_PKTGEN_SET" || return 1
+	fi
 	# pktgen's thread never sleeps; at nice 0 it starves ksoftirqd, where
 	# NAPI (TX completion, the peer's RX refill) lands once softirqs are
 	# deferred, and the peer drops frames. Nice 19 lets NAPI keep up.

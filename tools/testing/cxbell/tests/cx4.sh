@@ -70,35 +70,19 @@ peer_rx_done()
 	[ $(($(cxb_stat "$p1" rx_packets) - $(snap_get b rx))) -ge "$COUNT" ]
 }
 
-# pg_send SIZE [VLAN]: pktgen COUNT SIZE-byte frames from port 0, burst
-# 32 (VLAN: pktgen's vlan_id, an 802.1Q header in the frame), as
-# pktgen_run; sets sent
-pg_send()
-{
-	_pg=/proc/net/pktgen
-	pktgen_dev "$p0" "$COUNT" 32 "$mac" "$1" 0 10.0.0.2 || return 1
-	if [ -n "${2:-}" ]; then
-		pgset "$_pg/$p0" "vlan_id $2" || return 1
-	fi
-	renice 19 -p "$(pidof kpktgend_0)" >/dev/null 2>&1
-	pgset $_pg/pgctrl start || return 1
-	pktgen_wait "$_pg/$p0"
-	grep -q '^Result: OK' "$_pg/$p0" ||
-		{ ktap_diag "pktgen: $(grep '^Result' "$_pg/$p0")"; return 1; }
-	sent=$(sed -n 's/^ *pkts-sofar: *\([0-9]*\).*/\1/p' "$_pg/$p0")
-	pktgen_rem_all
-}
-
-# run COPYBREAK WQEBBS DATA [SIZE VLAN]: pg_send COUNT frames of SIZE
-# bytes (60) with tx-copybreak COPYBREAK; each WQE takes WQEBBS WQEBBs
-# and leaves DATA bytes of its frame to a data segment
+# run COPYBREAK WQEBBS DATA [SIZE VLAN]: pktgen COUNT frames of SIZE
+# bytes (60), burst 32, from port 0 with tx-copybreak COPYBREAK (VLAN:
+# pktgen's vlan_id, an 802.1Q header in the frame); each WQE takes
+# WQEBBS WQEBBs and leaves DATA bytes of its frame to a data segment
 run()
 {
 	cb=$1 wqebbs=$2 data=$3
 	sim_engine 1 inline || return 1
 	ethtool --set-tunable "$p0" tx-copybreak "$cb" || return 1
 	snap b
-	pg_send "${4:-60}" "${5:-}" || return 1
+	res=$(CXB_PKTGEN_SET=${5:+"vlan_id $5"} \
+		pktgen_run "$p0" "$COUNT" 32 "$mac" "${4:-60}") || return 1
+	sent=${res#* }
 	wait_until 5 peer_rx_done
 	sleep 0.3
 	snap a
@@ -135,13 +119,7 @@ run()
 
 netns_vlan()
 {
-	cxb_netns_pair || return 1
-	modprobe 8021q 2>/dev/null
-	ip -n a link add link "$p0" name v100 type vlan id 100 &&
-	ip -n b link add link "$p1" name v100 type vlan id 100 &&
-	ip -n a addr add 10.0.1.1/24 dev v100 &&
-	ip -n b addr add 10.0.1.2/24 dev v100 &&
-	ip -n a link set v100 up && ip -n b link set v100 up || return 1
+	cxb_netns_vlan100 || return 1
 	pair_snap_settled b a b
 	rc=0
 	_out=$(ip netns exec a ping -c 10 -i 0.2 -W 2 10.0.1.2 2>&1)

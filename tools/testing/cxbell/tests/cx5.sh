@@ -116,17 +116,6 @@ pktgen_toggle_port()
 	pktgen_toggle "$1" "$TOGGLE_S" toggle_port mpwqe_checks
 }
 
-netns_setup()
-{
-	cxb_netns_pair || return 1
-	modprobe 8021q 2>/dev/null
-	ip -n a link add link "$p0" name v100 type vlan id 100 &&
-	ip -n b link add link "$p1" name v100 type vlan id 100 &&
-	ip -n a addr add 10.0.1.1/24 dev v100 &&
-	ip -n b addr add 10.0.1.2/24 dev v100 &&
-	ip -n a link set v100 up && ip -n b link set v100 up
-}
-
 # Ports 6000 and 6001 (0x1770, 0x1771) bound in namespace b.
 udp_bound()
 {
@@ -207,7 +196,7 @@ mixed()
 ktap_ok setup_cx5_pair cxb_pktgen_pair cx5 || ktap_finish
 ktap_ok "pktgen_inline_toggle_${TOGGLE_S}s" pktgen_toggle_port inline
 ktap_ok "pktgen_deferred_toggle_${TOGGLE_S}s" pktgen_toggle_port deferred
-ktap_ok netns_vlan_setup netns_setup || ktap_finish
+ktap_ok netns_vlan_setup cxb_netns_vlan100 || ktap_finish
 ktap_ok "mixed_tcp_${TCP_MB}MiB_udp_vlan" mixed
 ktap_ok "mixed_tcp_${TCP_MB}MiB_udp_vlan_toggle" mixed toggle
 ktap_ok teardown_dma_live_zero cxb_netns_teardown

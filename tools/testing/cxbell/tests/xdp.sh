@@ -291,6 +291,7 @@ have_btf() { [ -e /sys/kernel/btf/vmlinux ]; }
 # sockets, which make check-debug's kernel also lacks.
 have_xsk() { grep -q '^XDP ' /proc/net/protocols; }
 
+nobtf="no /sys/kernel/btf/vmlinux (kernel without CONFIG_DEBUG_INFO_BTF): xdp-bench cannot load"
 for gen in cx3 cx5 cx4; do
 	sfx=
 	[ $gen = cx3 ] || sfx=_$gen
@@ -298,10 +299,9 @@ for gen in cx3 cx5 cx4; do
 	# cx4: what its minimum inline mode changes, XDP_TX's WQE (the
 	# frame's first 18 bytes inline); the rest as cx5
 	if [ $gen = cx4 ]; then
-		cases_if have_btf "no /sys/kernel/btf/vmlinux (kernel without CONFIG_DEBUG_INFO_BTF): xdp-bench cannot load" \
-			xdp_tx_one_doorbell_per_poll:xdp_tx
+		cases_if have_btf "$nobtf" xdp_tx_one_doorbell_per_poll:xdp_tx
 	else
-		cases_if have_btf "no /sys/kernel/btf/vmlinux (kernel without CONFIG_DEBUG_INFO_BTF): xdp-bench cannot load" \
+		cases_if have_btf "$nobtf" \
 			xdp_drop_exact:xdp_drop xdp_pass_exact:xdp_pass \
 			xdp_tx_one_doorbell_per_poll:xdp_tx \
 			xdp_tx_doorbell_per_packet_switch:xdp_tx_per_packet \
