@@ -90,7 +90,9 @@ struct cxb_sq_params {
 };
 
 /* CXB_GEN_CX5: db_reg is the first of two 64-bit doorbell buffers (the
- * second at db_reg + CXB_MLX5_DB_ALT), bf_reg is NULL.
+ * second at db_reg + CXB_MLX5_DB_ALT), bf_reg the same two buffers
+ * mapped write-combining (CXB_MLX5_BF_SIZE each), NULL if the device has
+ * no BlueFlame (the bf capability).
  */
 struct cxb_sq_hw {
 	u32 qpn;

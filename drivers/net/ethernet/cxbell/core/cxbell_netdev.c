@@ -1485,7 +1485,11 @@ int cxb_netdev_create(struct cxb_adev *cadev)
 	priv->num_ch = min_t(unsigned int, max_ch, num_online_cpus());
 	priv->tx_ring_size = CXB_DEF_RING_SIZE;
 	priv->rx_ring_size = CXB_DEF_RING_SIZE;
-	priv->bf_on = cadev->bf_size >= CXB_MLX4_TXBB_SIZE;
+	/* BlueFlame on where mlx4_en has it on; off on cx5, where mlx5e
+	 * no longer uses it (the blueflame flag turns it on)
+	 */
+	priv->bf_on = cadev->gen != CXB_GEN_CX5 &&
+		      cadev->bf_size >= CXB_MLX4_TXBB_SIZE;
 	priv->mpwqe_on = cxb_mpwqe_usable(cadev);
 	priv->tx_copybreak = CXB_DEF_TX_COPYBREAK;
 	priv->db_defer_max = CXB_DEF_DB_DEFER_MAX;

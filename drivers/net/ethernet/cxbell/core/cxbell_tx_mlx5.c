@@ -555,8 +555,18 @@ __cxb_mlx5_xmit(struct sk_buff *skb, struct cxb_tx_ring *ring, const bool lso,
 		xmit_more = false;	/* counted as deferred */
 	}
 	if (send_db) {
-		cxb_mlx5_tx_doorbell(ring);
-		ring->xstats.doorbells++;
+		struct mlx5_wqe_ctrl_seg *last =
+			cxb_mlx5_wqe(ring, ring->last_wqe);
+		u32 bytes = cxb_mlx5_bf_bytes(last);
+
+		/* BlueFlame: the WQE this doorbell names, if it fits */
+		if (ring->bf_on && bytes <= ring->bf_size) {
+			cxb_mlx5_tx_bf(ring, last, bytes);
+			ring->xstats.blueflame++;
+		} else {
+			cxb_mlx5_tx_doorbell(ring);
+			ring->xstats.doorbells++;
+		}
 		WRITE_ONCE(ring->prod_bell, ring->prod);
 		ring->xstats.doorbell_on_stop += xmit_more;
 	} else {

@@ -83,6 +83,37 @@ static __always_inline void cxb_mlx5_tx_doorbell(struct cxb_tx_ring *ring)
 	cxb_mmio_notify(ring->cadev, reg, sizeof(u64));
 }
 
+/* The mlx5 send doorbell of @ring by BlueFlame: the producer counter to
+ * the record, then the whole WQE @last (@bytes, at most ring->bf_size)
+ * through the write-combining mapping of the doorbell buffer, as Linux
+ * 4.9's mlx5e_tx_notify_hw() did with bf_sz. The device takes that WQE
+ * from the write, the ones before it from ring memory. xmit only: the
+ * doorbell its own packet is due (cxb_mlx5_tx_doorbell() otherwise).
+ */
+static __always_inline void cxb_mlx5_tx_bf(struct cxb_tx_ring *ring,
+					   struct mlx5_wqe_ctrl_seg *last,
+					   u32 bytes)
+{
+	void __iomem *reg = ring->bf_reg + ring->db_offset;
+
+	last->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+	/* WQEs before the record; and the ring copy, which the device may
+	 * fall back to, before the BlueFlame copy
+	 */
+	dma_wmb();
+	ring->db_rec[CXB_MLX5_SQ_DBR] = cpu_to_be32(ring->prod &
+						    CXB_MLX5_IDX_MASK);
+	/* the record before the write */
+	wmb();
+	__iowrite64_copy(reg, last, bytes / 8);
+	/* Flush the write-combining buffer now, so this write reaches the
+	 * device whole and before the next one fills the other buffer.
+	 */
+	wmb();
+	ring->db_offset ^= CXB_MLX5_DB_ALT;
+	cxb_mmio_notify(ring->cadev, reg, bytes);
+}
+
 /* The doorbell of generation @gen, a constant at every caller. */
 static __always_inline void cxb_tx_doorbell(struct cxb_tx_ring *ring,
 					    const enum cxb_gen gen)

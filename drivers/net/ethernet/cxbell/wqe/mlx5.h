@@ -24,6 +24,13 @@
  * MLX5_BF_OFFSET, alternating between the two buffers CXB_MLX5_DB_ALT
  * apart, with one 64-bit store.
  *
+ * BlueFlame: instead of those 8 bytes, the whole last WQE, if it fits one
+ * buffer (CXB_MLX5_BF_SIZE: 4 WQEBBs), in 64-bit stores through a
+ * write-combining mapping of the same buffer. The device takes that WQE
+ * from the write rather than reading it from ring memory, which must
+ * hold the same bytes (mlx5e_tx_notify_hw() with bf_sz in Linux 4.9's
+ * en.h; later mlx5e rings with the 8 bytes only, mlx5e_notify_hw()).
+ *
  * SEND (MLX5_OPCODE_SEND): ctrl, eth segment (cs_flags; inline_hdr.sz
  * bytes of headers starting at inline_hdr.start, the next segment at
  * DS cxb_mlx5_eth_inline_ds(sz), offset ALIGN(30 + sz, 16) when sz > 2),
@@ -116,7 +123,13 @@
  * the second.
  */
 #define CXB_MLX5_DB_OFFSET	MLX5_BF_OFFSET
-#define CXB_MLX5_DB_ALT		0x100U
+#define CXB_MLX5_DB_ALT		CXB_MLX5_BF_SIZE
+
+/* One BlueFlame buffer: half the blue flame register, (1 <<
+ * log_bf_reg_size) / 2 for log_bf_reg_size 9 (mlx5e's bf_buf_size in
+ * Linux 4.9's en_main.c), the largest WQE a BlueFlame write carries.
+ */
+#define CXB_MLX5_BF_SIZE	0x100U
 
 /* The send doorbell record: its size, and the dword of the producer
  * counter (mlx5e: wq->db = &wq->db[MLX5_SND_DBR] in en_main.c).
@@ -242,6 +255,16 @@ static inline u32 cxb_mlx5_ctrl_qpn(const struct mlx5_wqe_ctrl_seg *ctrl)
 static inline unsigned int cxb_mlx5_ctrl_ds(const struct mlx5_wqe_ctrl_seg *ctrl)
 {
 	return be32_to_cpu(ctrl->qpn_ds) & MLX5_WQE_CTRL_DS_MASK;
+}
+
+/* The bytes a BlueFlame write of the WQE of @ctrl copies: its WQEBBs,
+ * whole (mlx5e_tx_notify_hw()'s bf_sz, in 8-byte words, was num_wqebbs
+ * << 3). It goes by BlueFlame if that is at most CXB_MLX5_BF_SIZE.
+ */
+static inline unsigned int cxb_mlx5_bf_bytes(const struct mlx5_wqe_ctrl_seg *ctrl)
+{
+	return cxb_mlx5_ds_to_wqebbs(cxb_mlx5_ctrl_ds(ctrl)) <<
+	       CXB_MLX5_WQEBB_SHIFT;
 }
 
 /* The control segment of a WQE of @ds DS at @idx, asking for no CQE (a
