@@ -641,6 +641,8 @@ bool cxb_sim_mlx4_wqe_posted(struct cxb_sim_sq *sq, u32 idx);
 
 /* cxbell_sim_bf.c */
 struct cxb_sim_bf *cxb_sim_bf_take(struct cxb_sim_sq *sq, u32 idx);
+bool cxb_sim_bf_queue(struct cxb_sim_sq *sq, u32 idx, const void *wqe,
+		      unsigned int len);
 void cxb_sim_sq_bf(struct cxb_sim_sq *sq, const void *wqe, unsigned int len);
 
 /* cxbell_sim_pause.c */
@@ -659,7 +661,7 @@ void cxb_sim_stranded_work(struct work_struct *work);
 
 /* cxbell_sim_mlx5.c */
 void cxb_sim_mlx5_send_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
-			  const void *reg);
+			  const void *reg, unsigned int len);
 void cxb_sim_mlx5_cq_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
 			const void *reg);
 void cxb_sim_mlx5_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass);

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cxbell_sim BlueFlame writes of cx3 send queues.
+ * cxbell_sim BlueFlame writes: those of cx3 send queues here, the mlx5
+ * ones in cxbell_sim_mlx5.c.
  *
  * A BlueFlame write is a doorbell that stops at the WQE it carries: the
  * device fetches the WQEs before it, then announces the carried one from
  * the write. The copy waits in @bf (a small FIFO in index order) until
- * the engine (cxbell_sim_tx.c) reaches its index and executes it instead
- * of ring memory.
+ * the engine (cxbell_sim_tx.c, cxbell_sim_mlx5.c) reaches its index and
+ * executes it instead of ring memory.
  */
 #include <linux/jiffies.h>
 #include <linux/string.h>
@@ -117,6 +118,25 @@ static bool cxb_sim_bf_make_room(struct cxb_sim_sq *sq)
 	return sq->bf_tail - sq->bf_head < CXB_SIM_BF_PENDING;
 }
 
+/* Queue the copy @wqe (@len bytes) of the WQE at @idx, which the WQEs
+ * announced end at, for the engine. False if there is no room (the
+ * engine is paused): the WQE is then read from ring memory. Caller holds
+ * sq->lock.
+ */
+bool cxb_sim_bf_queue(struct cxb_sim_sq *sq, u32 idx, const void *wqe,
+		      unsigned int len)
+{
+	struct cxb_sim_bf *bf;
+
+	if (len > sizeof(bf->b) || !cxb_sim_bf_make_room(sq))
+		return false;
+	bf = cxb_sim_bf_at(sq, sq->bf_tail++);
+	bf->idx = idx;
+	bf->len = len;
+	memcpy(bf->b, wqe, len);
+	return true;
+}
+
 /* A BlueFlame write for @sq carrying @wqe, @len bytes as written (the QPN
  * was checked). Caller is in an RCU section.
  */
@@ -125,7 +145,6 @@ void cxb_sim_sq_bf(struct cxb_sim_sq *sq, const void *wqe, unsigned int len)
 	const struct mlx4_wqe_ctrl_seg *ctrl = wqe;
 	struct cxb_sim_port *port = sq->port;
 	struct mlx4_wqe_ctrl_seg next;
-	struct cxb_sim_bf *bf;
 	unsigned int ds, n;
 	unsigned long flags;
 	u32 idx;
@@ -169,15 +188,11 @@ void cxb_sim_sq_bf(struct cxb_sim_sq *sq, const void *wqe, unsigned int len)
 				  sq->qpn, idx);
 	}
 
-	if (!cxb_sim_bf_make_room(sq)) {
+	if (!cxb_sim_bf_queue(sq, idx, wqe, ds * CXB_MLX4_DS_SIZE)) {
 		/* paused: fetch it from ring memory (checked equal) */
 		cxb_sim_sq_fetch(sq, idx & CXB_MLX4_BF_IDX_MASK);
 		goto kick;
 	}
-	bf = cxb_sim_bf_at(sq, sq->bf_tail++);
-	bf->idx = idx;
-	bf->len = ds * CXB_MLX4_DS_SIZE;
-	memcpy(bf->b, wqe, bf->len);
 	sq->announced = idx + n;
 	cxb_sim_inc(port, CXB_SIM_C_WQES_FETCHED);
 kick:

@@ -85,8 +85,11 @@ static int cxb_sim_port_add(struct cxb_sim_adapter *ad, unsigned int index)
 	cadev->max_channels = CXB_SIM_MAX_CHANNELS;
 	cadev->max_mtu = CXB_SIM_MAX_MTU;
 	cadev->lkey = cpu_to_be32(CXB_SIM_LKEY);
-	/* mlx5 send queues take 64-bit doorbells, no BlueFlame WQEs */
-	cadev->bf_size = ad->gen == CXB_GEN_CX5 ? 0 : CXB_SIM_BF_SIZE;
+	/* BlueFlame buffers of 256 bytes, both generations (an mlx5 one is
+	 * half the 512-byte blue flame register, log_bf_reg_size 9)
+	 */
+	static_assert(CXB_SIM_BF_SIZE == CXB_MLX5_BF_SIZE);
+	cadev->bf_size = CXB_SIM_BF_SIZE;
 	/* a channel's UAR pages have room for a second SQ and a third CQ */
 	cadev->has_xdpsq = true;
 	cadev->max_uc = CXB_SIM_MAX_UC;

@@ -13,6 +13,15 @@
  * not that of the WQE ending at the producer counter (its index plus its
  * WQEBBs).
  *
+ * BlueFlame write: a write of more than 8 bytes to the same buffers,
+ * the whole WQE a doorbell would name (bf_writes, not doorbells). It is
+ * that doorbell, and the device takes the WQE from the write: no
+ * descriptor read for it. Violations, after which the WQE is read from
+ * ring memory: the write is not the WQE's WQEBBs exactly or is larger
+ * than a buffer (CXB_MLX5_BF_SIZE; bf_ineligible), the WQE reaches past
+ * the ring end (bf_ineligible) or was announced already; a copy that
+ * differs from ring memory (bf_mismatch) is executed as written.
+ *
  * CQ arm: an 8-byte write to UAR page + MLX5_CQ_DOORBELL, sn << 28 |
  * cmd | ci then the CQN (mlx5_cq_arm()). Violations: the CQN is not that
  * of the CQ on the UAR page, or the command is neither
@@ -99,21 +108,69 @@ static bool cxb_sim_mlx5_plausible(struct cxb_sim_sq *sq, u32 idx,
 	       (idx & (sq->size - 1)) + cxb_mlx5_ds_to_wqebbs(ds) <= sq->size;
 }
 
-/* The send doorbell: @reg holds the 8 bytes written. RCU section held. */
+/* A BlueFlame write of @len bytes carrying @wqe, the WQE at @idx, whose
+ * WQEBBs end at the doorbell record (checked): queue the copy for the
+ * engine, the WQEs before it announced. False if the WQE is to be read
+ * from ring memory instead (a violation, or the engine is paused). Caller
+ * holds sq->lock.
+ */
+static bool cxb_sim_mlx5_bf(struct cxb_sim_sq *sq, u32 idx, const void *wqe,
+			    unsigned int len)
+{
+	struct cxb_sim_port *port = sq->port;
+	u8 mem[CXB_MLX5_WQEBB_SIZE];
+	unsigned int off;
+
+	if ((s32)(idx - sq->announced) < 0) {
+		/* e.g. already announced by a racing doorbell */
+		cxb_sim_violation(port, "SQ %#x BlueFlame WQE %u: announced %u, done %u",
+				  sq->qpn, idx, (u16)sq->announced,
+				  (u16)sq->done);
+		return false;
+	}
+	if ((idx & (sq->size - 1)) + len / CXB_MLX5_WQEBB_SIZE > sq->size) {
+		cxb_sim_inc(port, CXB_SIM_C_BF_INELIGIBLE);
+		cxb_sim_violation(port, "SQ %#x BlueFlame WQE %u: %u bytes reach past the ring end",
+				  sq->qpn, idx, len);
+		return false;
+	}
+	/* Model check, no device read: ring memory holds what was carried
+	 * (the engine's WQE buffer may hold a paused WQE: not there).
+	 */
+	for (off = 0; off < len; off += sizeof(mem)) {
+		if (cxb_sim_dma_read(port, cxb_sim_mlx5_addr(sq, idx) + off,
+				     mem, sizeof(mem), CXB_SIM_PCIE_NONE))
+			break;
+		if (memcmp(mem, wqe + off, sizeof(mem))) {
+			cxb_sim_inc(port, CXB_SIM_C_BF_MISMATCH);
+			cxb_sim_violation(port, "SQ %#x BlueFlame WQE %u differs at byte %u",
+					  sq->qpn, idx, off);
+			break;
+		}
+	}
+	sq->announced = idx;
+	return cxb_sim_bf_queue(sq, idx, wqe, len);
+}
+
+/* A write to a send doorbell buffer: @reg holds the @len bytes written.
+ * Eight are a doorbell; more, a BlueFlame write of the WQE the doorbell
+ * names (see the head of this file). RCU section held.
+ */
 void cxb_sim_mlx5_send_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
-			  const void *reg)
+			  const void *reg, unsigned int len)
 {
 	struct cxb_sim_sq *sq = rcu_dereference(uar->sq);
 	struct mlx5_wqe_ctrl_seg ctrl = {};
-	unsigned int ds;
+	bool bf = len != sizeof(u64);
+	unsigned int ds, n;
 	unsigned long flags;
 	u16 idx16, pc16;
 	__be32 rec;
-	u32 pc;
+	u32 pc, idx;
 
 	memcpy(&ctrl, reg, sizeof(u64));
-	cxb_sim_inc(port, CXB_SIM_C_DOORBELLS);
-	cxb_sim_pcie_mmio(port, sizeof(u64));
+	cxb_sim_inc(port, bf ? CXB_SIM_C_BF_WRITES : CXB_SIM_C_DOORBELLS);
+	cxb_sim_pcie_mmio(port, len);
 	/* fault: the write is lost, nothing announced */
 	if (cxb_sim_fault_hit(&port->fault.lose_doorbell)) {
 		cxb_sim_inc(port, CXB_SIM_C_DOORBELLS_LOST);
@@ -123,6 +180,17 @@ void cxb_sim_mlx5_send_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
 		cxb_sim_violation(port, "send doorbell for QP %#x: not on UAR %td",
 				  cxb_mlx5_ctrl_qpn(&ctrl), uar - port->uar);
 		return;
+	}
+	idx16 = cxb_mlx5_ctrl_idx(&ctrl);
+	ds = cxb_mlx5_ctrl_ds(&ctrl);
+	n = cxb_mlx5_ds_to_wqebbs(ds);
+	if (bf && (len > CXB_MLX5_BF_SIZE || !ds ||
+		   len != cxb_mlx5_bf_bytes(&ctrl))) {
+		/* the WQE is fetched from ring memory */
+		cxb_sim_inc(port, CXB_SIM_C_BF_INELIGIBLE);
+		cxb_sim_violation(port, "SQ %#x BlueFlame write of %u bytes for WQE %u DS %u",
+				  sq->qpn, len, idx16, ds);
+		bf = false;
 	}
 	spin_lock_irqsave(&sq->lock, flags);
 	if (sq->dead)
@@ -139,11 +207,14 @@ void cxb_sim_mlx5_send_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
 				  (u16)sq->done, sq->size);
 		goto out;
 	}
-	idx16 = cxb_mlx5_ctrl_idx(&ctrl);
-	ds = cxb_mlx5_ctrl_ds(&ctrl);
-	if (!ds || (u16)(idx16 + cxb_mlx5_ds_to_wqebbs(ds)) != pc16)
+	if (!ds || (u16)(idx16 + n) != pc16) {
 		cxb_sim_violation(port, "SQ %#x doorbell names WQE %u DS %u, doorbell record %u",
 				  sq->qpn, idx16, ds, pc16);
+		bf = false;
+	}
+	idx = pc - n;
+	if (bf)
+		bf = cxb_sim_mlx5_bf(sq, idx, reg, len);
 	sq->announced = pc;
 	cxb_sim_sq_kick(sq, flags);
 out:
@@ -399,12 +470,18 @@ void cxb_sim_mlx5_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
 	struct cxb_sim_port *port = sq->port;
 	u32 idx = sq->done, n, op;
 	unsigned int ds, len;
+	struct cxb_sim_bf *bf;
 
 	sq->last_active = jiffies;
 	sq->mpw_off = 0;
 	sq->mpw_len = 0;
-	if (cxb_sim_dma_read(port, cxb_sim_mlx5_addr(sq, idx), sq->wqe.b,
-			     CXB_MLX5_WQEBB_SIZE, CXB_SIM_PCIE_DESC)) {
+	/* the WQE a BlueFlame write carried, or ring memory */
+	bf = cxb_sim_bf_take(sq, idx);
+	if (bf) {
+		memcpy(sq->wqe.b, bf->b, bf->len);
+	} else if (cxb_sim_dma_read(port, cxb_sim_mlx5_addr(sq, idx),
+				    sq->wqe.b, CXB_MLX5_WQEBB_SIZE,
+				    CXB_SIM_PCIE_DESC)) {
 		sq->done = sq->announced;	/* ring gone: give up */
 		return;
 	}
@@ -422,7 +499,7 @@ void cxb_sim_mlx5_exec(struct cxb_sim_sq *sq, struct cxb_sim_pass *pass)
 	}
 	sq->done = idx + n;
 	sq->tail_unsig = !(ctrl->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE);
-	if (n > 1 &&
+	if (n > 1 && !bf &&
 	    cxb_sim_dma_read(port, cxb_sim_mlx5_addr(sq, idx + 1),
 			     sq->wqe.b + CXB_MLX5_WQEBB_SIZE,
 			     (n - 1) * CXB_MLX5_WQEBB_SIZE, CXB_SIM_PCIE_DESC))

@@ -356,9 +356,13 @@ static int cxb_sim_sq_create(struct cxb_adev *cadev,
 
 	hw->qpn = sq->qpn;
 	if (sq->gen == CXB_GEN_CX5) {
+		/* BlueFlame: the same buffers, as mlx5_core maps the UAR
+		 * page a second time write-combining (the sim sees no
+		 * difference)
+		 */
 		hw->db_reg = cxb_sim_uar_reg(port, uar, CXB_MLX5_DB_OFFSET);
-		hw->bf_reg = NULL;
-		hw->bf_size = 0;
+		hw->bf_reg = hw->db_reg;
+		hw->bf_size = CXB_MLX5_BF_SIZE;
 	} else {
 		hw->db_reg = cxb_sim_uar_reg(port, uar, CXB_MLX4_SEND_DB);
 		hw->bf_reg = cxb_sim_uar_reg(port, uar,
@@ -653,12 +657,14 @@ static void cxb_sim_mmio_notify(struct cxb_adev *cadev, void __iomem *reg,
 	base = port->regs + 2 * (page / 2) * PAGE_SIZE;
 
 	rcu_read_lock();
-	if (page & 1)
+	if ((page & 1) && cadev->gen != CXB_GEN_CX5)
 		cxb_sim_bf_write(port, uar, base + PAGE_SIZE, page_off, len);
-	else if (cadev->gen == CXB_GEN_CX5 && len == sizeof(u64) &&
+	else if (cadev->gen == CXB_GEN_CX5 && !(page & 1) &&
+		 len >= sizeof(u64) && len % sizeof(u64) == 0 &&
 		 (page_off == CXB_MLX5_DB_OFFSET ||
 		  page_off == CXB_MLX5_DB_OFFSET + CXB_MLX5_DB_ALT))
-		cxb_sim_mlx5_send_db(port, uar, base + page_off);
+		/* a doorbell, or a BlueFlame write (up to 0xa00) */
+		cxb_sim_mlx5_send_db(port, uar, base + page_off, len);
 	else if (page_off == CXB_MLX4_SEND_DB && len == sizeof(__be32) &&
 		 cadev->gen != CXB_GEN_CX5)
 		cxb_sim_send_db(port, uar, base);
