@@ -6,6 +6,8 @@
 #                                   file STOP exists (at least 8 rounds),
 #                                   then "NAME ROUNDS"
 #   toggle_doorbell_opt IF ROUND    STEP: doorbell_opt 0 1 2 3 3 2 1 0 ...
+#   toggle_bf IF ROUND              STEP: blueflame on/off, by the flag
+#                                   and by tx-push
 #   toggler IF STOP LOG NAME:STEP...
 #                                   those toggle_rounds loops at once; LOG
 #                                   gets the problems, LOG.n the rounds
@@ -37,6 +39,36 @@ toggle_doorbell_opt()
 	echo $_v 2>/dev/null >"/sys/class/net/$1/doorbell_opt" ||
 		echo "round $2: doorbell_opt $_v failed"
 	sleep 0.005
+}
+
+# toggle_bf IF ROUND: a toggle_rounds STEP, blueflame on/off by turns, two
+# turns through the private flag, two through ethtool -G tx-push; both
+# views (--show-priv-flags, -g "TX Push") must show the value set.
+toggle_bf()
+{
+	if [ $(($2 % 2)) = 0 ]; then _v=on; else _v=off; fi
+	if [ $(($2 / 2 % 2)) = 0 ]; then
+		_how="--set-priv-flags blueflame"
+		_o=$(ethtool --set-priv-flags "$1" blueflame $_v 2>&1)
+	else
+		_how="-G tx-push"
+		_o=$(ethtool -G "$1" tx-push $_v 2>&1)
+	fi || echo "round $2: $_how $_v failed: $_o"
+	# Both views, parsed without forking more than ethtool.
+	_o=$(ethtool --show-priv-flags "$1")
+	_pf=${_o##*blueflame:}
+	_o=$(ethtool -g "$1")
+	_tp=${_o##*TX Push:}
+	# shellcheck disable=SC2086
+	set -- "$1" "$2" $_pf
+	_pf=${3:-}
+	# shellcheck disable=SC2086
+	set -- "$1" "$2" $_tp
+	_tp=${3:-}
+	set -- "$1" "$2"
+	if [ "$_pf" != $_v ] || [ "$_tp" != $_v ]; then
+		echo "round $2: after $_how $_v: priv flag '$_pf', tx-push '$_tp'"
+	fi
 }
 
 # toggler IF STOP LOG NAME:STEP...: a toggle_rounds loop per NAME:STEP on

@@ -3,13 +3,15 @@
 # A cx5 sim adapter (mlx5 send queues, port 0 cabled to a cx5 port 1)
 # under mixed traffic and with the tx_mpwqe flag switched under traffic.
 #  1. pktgen (burst 32, 60 bytes) port 0 -> port 1 for TOGGLE_S seconds per
-#     sim engine while a toggler flips tx_mpwqe on/off, doorbell_opt
-#     through 0..3 and tx-copybreak through 0, 128, 464 (inline segments
-#     in multi-packet WQEs), as fast as the commands go, at least 8 rounds
-#     each: peer rx_packets == sent == tx_packets; sim doorbells ==
-#     tx_doorbells, mpwqe_wqes == tx_mpwqe_blks, mpwqe_pkts ==
-#     tx_mpwqe_pkts, 0 < tx_mpwqe_pkts < sent; no violation, nothing
-#     stranded (both ports, after 300 ms idle); every toggle took.
+#     sim engine while a toggler flips tx_mpwqe on/off, blueflame on/off
+#     (the flag and tx-push), doorbell_opt through 0..3 and tx-copybreak
+#     through 0, 128, 464 (inline segments in multi-packet WQEs), as fast
+#     as the commands go, at least 8 rounds each: peer rx_packets == sent
+#     == tx_packets; sim doorbells == tx_doorbells, bf_writes ==
+#     tx_blueflame, mpwqe_wqes == tx_mpwqe_blks, mpwqe_pkts ==
+#     tx_mpwqe_pkts, 0 < tx_mpwqe_pkts < sent; no violation, BlueFlame
+#     mismatch or ineligible write, nothing stranded (both ports, after
+#     300 ms idle); every toggle took.
 #  2. Namespaces a/b, 10.0.0.x on the ports and 10.0.1.x on VLAN 100 over
 #     them. At once: TCP_MB MiB over TCP (segments with fragments: SEND
 #     WQEs), UDP_N numbered 18-byte UDP datagrams on the port and UDP_N on
@@ -47,10 +49,10 @@ toggle_cb()
 # toggle_port IF STOP LOG: problems in LOG, round counts in LOG.n
 toggle_port()
 {
-	toggler "$1" "$2" "$3" mpwqe:toggle_mpwqe doorbell_opt:toggle_doorbell_opt \
-		copybreak:toggle_cb
+	toggler "$1" "$2" "$3" mpwqe:toggle_mpwqe bf:toggle_bf \
+		doorbell_opt:toggle_doorbell_opt copybreak:toggle_cb
 	# leave the port as the next case expects it
-	ethtool --set-priv-flags "$1" tx_mpwqe on
+	ethtool --set-priv-flags "$1" tx_mpwqe on blueflame off
 	echo 0 >"/sys/class/net/$1/doorbell_opt"
 	ethtool --set-tunable "$1" tx-copybreak 0
 }
@@ -73,11 +75,13 @@ no_ipv6
 sim_checks()
 {
 	_rc=0
-	pair_sim_zero violations stranded || _rc=1
+	pair_sim_zero bf_ineligible bf_mismatch violations stranded || _rc=1
 	for pp in d:s0 r:s1; do
 		dp=${pp%:*} sp=${pp#*:}
 		eq "$(pair_d ${sp}_doorbells)" "$(pair_d ${dp}_tx_doorbells)" \
 			"sim $sp doorbells vs tx_doorbells" || _rc=1
+		eq "$(pair_d ${sp}_bf_writes)" "$(pair_d ${dp}_tx_blueflame)" \
+			"sim $sp bf_writes vs tx_blueflame" || _rc=1
 		eq "$(pair_d ${sp}_mpwqe_wqes)" "$(pair_d ${dp}_tx_mpwqe_blks)" \
 			"sim $sp mpwqe_wqes vs tx_mpwqe_blks" || _rc=1
 		eq "$(pair_d ${sp}_mpwqe_pkts)" "$(pair_d ${dp}_tx_mpwqe_pkts)" \
@@ -90,6 +94,7 @@ sim_checks()
 			"sim rx_dropped $(pair_d ${sp}_rx_dropped)" \
 			"tx_discarded $(pair_d ${sp}_tx_discarded)" \
 			"bf_writes $(pair_d ${sp}_bf_writes)" \
+			"blueflame $(pair_d ${dp}_tx_blueflame)" \
 			"nop_wqes $(pair_d ${sp}_nop_wqes)" \
 			"violations $(pair_d ${sp}_violations);" \
 			"by_completion $(pair_d ${dp}_tx_doorbell_by_completion)" \

@@ -28,34 +28,6 @@
 #   toggle.sh [TOGGLE_S [TCP_MB]]    defaults 3 and 16
 . /cxbell/lib.sh
 
-# toggle_bf IF ROUND: a toggle_rounds STEP, prints problems
-toggle_bf()
-{
-	if [ $(($2 % 2)) = 0 ]; then _v=on; else _v=off; fi
-	if [ $(($2 / 2 % 2)) = 0 ]; then
-		_how="--set-priv-flags blueflame"
-		_o=$(ethtool --set-priv-flags "$1" blueflame $_v 2>&1)
-	else
-		_how="-G tx-push"
-		_o=$(ethtool -G "$1" tx-push $_v 2>&1)
-	fi || echo "round $2: $_how $_v failed: $_o"
-	# Both views, parsed without forking more than ethtool.
-	_o=$(ethtool --show-priv-flags "$1")
-	_pf=${_o##*blueflame:}
-	_o=$(ethtool -g "$1")
-	_tp=${_o##*TX Push:}
-	# shellcheck disable=SC2086
-	set -- "$1" "$2" $_pf
-	_pf=${3:-}
-	# shellcheck disable=SC2086
-	set -- "$1" "$2" $_tp
-	_tp=${3:-}
-	set -- "$1" "$2"
-	if [ "$_pf" != $_v ] || [ "$_tp" != $_v ]; then
-		echo "round $2: after $_how $_v: priv flag '$_pf', tx-push '$_tp'"
-	fi
-}
-
 # toggle_cb IF ROUND: a toggle_rounds STEP, tx-copybreak 0, 128, 464
 toggle_cb()
 {

@@ -529,6 +529,41 @@ static int t_uar_doorbell(void)
 	return 0;
 }
 
+/* BlueFlame (Linux 4.9's mlx5e: mlx5e_tx_notify_hw() in en.h, bf_sz set
+ * in mlx5e_sq_xmit(), bf_buf_size in mlx5e_create_sq()): the whole WQE,
+ * num_wqebbs << 3 64-bit words, through the same alternating halves of
+ * the blue flame register, each bf_buf_size = (1 << log_bf_reg_size) / 2
+ * bytes. cxbell sends a WQE that way if its bytes fit a half.
+ */
+static int t_bf_write(void)
+{
+	static struct mlx5_hca_cap gen;
+	static struct mlx5_core_dev dev;
+	struct mlx5_core_dev *mdev = &dev;
+	struct mlx5_wqe_ctrl_seg ctrl;
+	unsigned int ds, bf_buf_size, bf_sz, fits = 0, off;
+
+	mdev->caps.hca[MLX5_CAP_GENERAL] = &gen;
+	MLX5_SET(cmd_hca_cap, gen.cur, log_bf_reg_size, 9);
+	bf_buf_size = (1U << MLX5_CAP_GEN(mdev, log_bf_reg_size)) / 2;
+	CHECK(bf_buf_size == CXB_MLX5_BF_SIZE, "%u", bf_buf_size);
+	CHECK(bf_buf_size == CXB_MLX5_DB_ALT, "");
+	/* both halves whole inside the register */
+	for (off = 0; off <= CXB_MLX5_DB_ALT; off += CXB_MLX5_DB_ALT)
+		CHECK(CXB_MLX5_DB_OFFSET + off + CXB_MLX5_BF_SIZE <=
+		      MLX5_BF_OFFSET + 2 * bf_buf_size, "off %u", off);
+	for (ds = 1; ds <= CXB_MLX5_MAX_DS; ds++) {
+		ctrl.qpn_ds = cxb_mlx5_qpn_ds(cxb_mlx4_send_db_val(0x2a), ds);
+		bf_sz = DIV_ROUND_UP(ds, MLX5_SEND_WQEBB_NUM_DS) << 3;
+		CHECK(cxb_mlx5_bf_bytes(&ctrl) == bf_sz * 8, "ds %u", ds);
+		CHECK(cxb_mlx5_bf_bytes(&ctrl) % MLX5_SEND_WQE_BB == 0, "");
+		fits += cxb_mlx5_bf_bytes(&ctrl) <= CXB_MLX5_BF_SIZE;
+	}
+	/* DS 1..16: up to 4 WQEBBs */
+	CHECK(fits == 16, "%u", fits);
+	return 0;
+}
+
 /* mlx5e's bound on a multi-packet WQE, mlx5e_get_max_sq_aligned_wqebbs()
  * (en.h): the device's max_wqe_sz_sq in WQEBBs, at most
  * MLX5_SEND_WQE_MAX_WQEBBS - 1 so that its DS fit the 6-bit field, even
@@ -684,6 +719,7 @@ int main(void)
 		{ "mlx5_cq_arm_matches_mlx5_cq_arm", t_cq_arm_vs_mlx5 },
 		{ "mlx5_sq_doorbell_record", t_sq_db_record },
 		{ "mlx5_uar_doorbell_write", t_uar_doorbell },
+		{ "mlx5_blueflame_write", t_bf_write },
 		{ "mlx5_mpwqe_sizing", t_mpwqe_sizing },
 		{ "mlx5_rq_layout", t_rq_layout },
 		{ "mlx5_rx_cqe_fields", t_rx_cqe },
