@@ -41,7 +41,7 @@ REFERENCE = {
 PEERS = ("dummy", "e1000e", "virtio")
 # rows whose every doorbell is one per burst (no avoidance)
 PLAIN = ("cx3-db", "cx3-bf", "cx3-db-inline", "cx3-bf-inline", "cx5", "cx5-mpwqe",
-         "cx5-mpwqe-inline", "cx4")
+         "cx5-mpwqe-inline", "cx5-bf", "cx4")
 CXGEN = ("cx3", "cx4", "cx5")  # row name prefixes of cxbell sim rows
 # rows on the QEMU ConnectX-3 model (bench/run's --cx3 boot): counts from
 # the model's counters page (m.*), nothing subtracted but dummy-q35
@@ -371,8 +371,8 @@ PLOT_PANELS = (
     ("cx3 policies vs peers", ("e1000e", "virtio", "cx3-db", "cx3-bf",
                                "cx3-db-opt1", "cx3-db-opt3", "cx3-db-inline",
                                "cx3-bf-inline")),
-    ("cx5: SEND vs MPWQE; cx4: SEND, L2 inline (cx3-db for reference)",
-     ("cx3-db", "cx5", "cx5-mpwqe", "cx5-mpwqe-inline", "cx4")),
+    ("cx5: SEND, MPWQE, BlueFlame; cx4: SEND, L2 inline (cx3-db for reference)",
+     ("cx3-db", "cx5", "cx5-mpwqe", "cx5-mpwqe-inline", "cx5-bf", "cx4")),
     ("QEMU ConnectX-3 model (own boot; all but -norx include port 2's receive)",
      MODEL_ROWS),
 )
@@ -383,6 +383,7 @@ PLOT_STYLE = {  # row: (colour, point type)
     "cx3-db-inline": ("#ff7f00", 13), "cx3-bf-inline": ("#a65628", 3),
     "cx5": ("#f781bf", 5), "cx5-mpwqe": ("#1b9e77", 7),
     "cx5-mpwqe-inline": ("#d95f02", 9), "cx4": ("#66a61e", 11),
+    "cx5-bf": ("#7570b3", 13),
     "mlx4_en": ("#377eb8", 7), "cx3-hw": ("#e41a1c", 5),
     "mlx4_en-norx": ("#377eb8", 6), "cx3-hw-norx": ("#e41a1c", 4),
 }
@@ -846,7 +847,7 @@ def present(res):
     """The rows of res in table order, and the bursts of the burst sweep."""
     order = ["dummy", "e1000e", "virtio", "cx3-db", "cx3-bf", "cx3-db-opt1",
              "cx3-db-opt3", "cx3-db-inline", "cx3-bf-inline", "cx5", "cx5-mpwqe",
-             "cx5-mpwqe-inline", "cx4", "xdp-drop", "xdp-drop-f", "xdp-tx",
+             "cx5-mpwqe-inline", "cx5-bf", "cx4", "xdp-drop", "xdp-drop-f", "xdp-tx",
              "xdp-tx-pp",
              FLOOR_Q35, "mlx4_en", "mlx4_en-norx", "cx3-hw", "cx3-hw-norx"]
     rows = [r for r in order if any(c["row"] == r for c in res)]
@@ -1155,6 +1156,7 @@ README_ROWS = (("e1000e", "e1000e (QEMU)"), ("virtio", "virtio_net (QEMU)"),
                ("cx5-mpwqe", "cxbell sim cx5, MPWQE (cx5-mpwqe)"),
                ("cx5-mpwqe-inline",
                 "cxbell sim cx5, MPWQE inline (cx5-mpwqe-inline)"),
+               ("cx5-bf", "cxbell sim cx5, BlueFlame (cx5-bf)"),
                ("cx4", "cxbell sim cx4, L2 headers inline (cx4)"),
                ("mlx4_en", "mlx4_en (ConnectX-3 model)"),
                ("cx3-hw", "cxbell_mlx4 (ConnectX-3 model, cx3-hw)"),

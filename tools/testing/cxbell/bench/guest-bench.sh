@@ -42,6 +42,8 @@
 #   cx5            tx_mpwqe off (a SEND WQE per packet)
 #   cx5-mpwqe      tx_mpwqe on (enhanced multi-packet WQEs)
 #   cx5-mpwqe-inline  tx_mpwqe on, tx-copybreak 464 (inline segments)
+#   cx5-bf         tx_mpwqe off, BlueFlame on (the WQE each doorbell
+#                  names, in the write)
 # and on a 1-port cx4 sim adapter (the mlx5 formats, minimum inline L2):
 #   cx4            a SEND WQE per packet, its first 18 bytes inline
 # and XDP on a 2-port cx3 sim adapter (inline engine, one channel each;
@@ -84,7 +86,7 @@
 
 COUNT=100000
 BURSTS="1 2 4 8 16 32 64 128"
-ROWS="dummy e1000e virtio cx3-db cx3-bf cx3-db-opt1 cx3-db-opt3 cx3-db-inline cx3-bf-inline cx5 cx5-mpwqe cx5-mpwqe-inline cx4 xdp-drop@64 xdp-drop-f@64 xdp-tx@64 xdp-tx-pp@64"
+ROWS="dummy e1000e virtio cx3-db cx3-bf cx3-db-opt1 cx3-db-opt3 cx3-db-inline cx3-bf-inline cx5 cx5-mpwqe cx5-mpwqe-inline cx5-bf cx4 xdp-drop@64 xdp-drop-f@64 xdp-tx@64 xdp-tx-pp@64"
 REPS=1
 GROWTH=
 PERF=
@@ -311,15 +313,20 @@ row_setup()
 		echo $_opt >"/sys/class/net/$IF/doorbell_opt" || return 1
 		ethtool --set-tunable "$IF" tx-copybreak $_cb || return 1
 		;;
-	cx5|cx5-mpwqe|cx5-mpwqe-inline)
+	cx5|cx5-mpwqe|cx5-mpwqe-inline|cx5-bf)
 		setup_cx cx5 || return 1
 		IF=$DEV_cx5 KIND=cx
-		_mpw=on _cb=0
-		[ "$1" = cx5 ] && _mpw=off
+		_mpw=on _cb=0 _bf=off
+		case $1 in
+		cx5|cx5-bf) _mpw=off ;;
+		esac
+		[ "$1" = cx5-bf ] && _bf=on
 		[ "$1" = cx5-mpwqe-inline ] && _cb=464
-		ethtool --set-priv-flags "$IF" tx_mpwqe $_mpw || return 1
-		[ "$(cxb_priv_flag "$IF" tx_mpwqe)" = $_mpw ] ||
-			{ echo "guest-bench: tx_mpwqe $_mpw failed"; return 1; }
+		ethtool --set-priv-flags "$IF" tx_mpwqe $_mpw blueflame $_bf ||
+			return 1
+		[ "$(cxb_priv_flag "$IF" tx_mpwqe)" = $_mpw ] &&
+		[ "$(cxb_priv_flag "$IF" blueflame)" = $_bf ] ||
+			{ echo "guest-bench: tx_mpwqe $_mpw blueflame $_bf failed"; return 1; }
 		echo 0 >"/sys/class/net/$IF/doorbell_opt" || return 1
 		ethtool --set-tunable "$IF" tx-copybreak $_cb || return 1
 		;;

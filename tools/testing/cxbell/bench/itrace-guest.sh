@@ -39,7 +39,7 @@ cx3-*)
 	carrier() { [ "$(cat "/sys/class/net/$IF/carrier")" = 1 ]; }
 	wait_until 10 carrier || exit 1
 	;;
-cx5|cx5-mpwqe|cx4)
+cx5|cx5-mpwqe|cx5-bf|cx4)
 	SIM=5 gen=cx5
 	[ "$ROW" = cx4 ] && SIM=4 gen=cx4
 	cxb_load && cxb_new $SIM 1 $gen || exit 1
@@ -52,6 +52,8 @@ cx5|cx5-mpwqe|cx4)
 	# cx4 has no multi-packet WQEs: the flag is off and stays off
 	[ $gen = cx4 ] ||
 		ethtool --set-priv-flags "$IF" tx_mpwqe $mpw || exit 1
+	[ "$ROW" = cx5-bf ] &&
+		{ ethtool --set-priv-flags "$IF" blueflame on || exit 1; }
 	ip link set "$IF" up || exit 1
 	carrier() { [ "$(cat "/sys/class/net/$IF/carrier")" = 1 ]; }
 	wait_until 10 carrier || exit 1
