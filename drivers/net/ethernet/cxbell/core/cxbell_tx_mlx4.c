@@ -24,7 +24,7 @@ static void cxb_tx_bf_post(struct cxb_tx_ring *ring, const void *wqe,
 	 * and falls back to the ring after errors.
 	 */
 	wmb();
-	__iowrite64_copy(reg, wqe, bytes / 8);
+	cxb_bf_copy(reg, wqe, bytes);
 	/* Flush the write-combining buffer now, so this post reaches the
 	 * device whole and before the next one fills the other buffer.
 	 */

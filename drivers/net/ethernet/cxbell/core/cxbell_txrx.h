@@ -83,6 +83,35 @@ static __always_inline void cxb_mlx5_tx_doorbell(struct cxb_tx_ring *ring)
 	cxb_mmio_notify(ring->cadev, reg, sizeof(u64));
 }
 
+/* A BlueFlame copy: @bytes, a multiple of 64, from @wqe to the
+ * write-combining @reg in 64-bit stores, eight to a 64-byte block: no
+ * call and no loop per word. __iowrite64_copy(), which mlx4_en and
+ * mlx5e use, is a loop out of line on x86_64 (lib/iomap_copy.c), about
+ * twice the instructions for the usual one-block WQE.
+ */
+static __always_inline void cxb_bf_copy(void __iomem *reg, const void *wqe,
+					u32 bytes)
+{
+#ifdef CONFIG_64BIT
+	u64 __iomem *dst = reg;
+	const u64 *src = wqe;
+
+	/* device byte order already: raw stores */
+	for (; bytes; bytes -= 64, src += 8, dst += 8) {
+		__raw_writeq(src[0], dst + 0);
+		__raw_writeq(src[1], dst + 1);
+		__raw_writeq(src[2], dst + 2);
+		__raw_writeq(src[3], dst + 3);
+		__raw_writeq(src[4], dst + 4);
+		__raw_writeq(src[5], dst + 5);
+		__raw_writeq(src[6], dst + 6);
+		__raw_writeq(src[7], dst + 7);
+	}
+#else
+	__iowrite64_copy(reg, wqe, bytes / 8);
+#endif
+}
+
 /* The mlx5 send doorbell of @ring by BlueFlame: the producer counter to
  * the record, then the whole WQE @last (@bytes, at most ring->bf_size)
  * through the write-combining mapping of the doorbell buffer, as Linux
@@ -105,7 +134,7 @@ static __always_inline void cxb_mlx5_tx_bf(struct cxb_tx_ring *ring,
 						    CXB_MLX5_IDX_MASK);
 	/* the record before the write */
 	wmb();
-	__iowrite64_copy(reg, last, bytes / 8);
+	cxb_bf_copy(reg, last, bytes);
 	/* Flush the write-combining buffer now, so this write reaches the
 	 * device whole and before the next one fills the other buffer.
 	 */
