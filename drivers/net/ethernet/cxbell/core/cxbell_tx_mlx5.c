@@ -555,13 +555,8 @@ __cxb_mlx5_xmit(struct sk_buff *skb, struct cxb_tx_ring *ring, const bool lso,
 		xmit_more = false;	/* counted as deferred */
 	}
 	if (send_db) {
-		struct mlx5_wqe_ctrl_seg *last =
-			cxb_mlx5_wqe(ring, ring->last_wqe);
-		u32 bytes = cxb_mlx5_bf_bytes(last);
-
 		/* BlueFlame: the WQE this doorbell names, if it fits */
-		if (ring->bf_on && bytes <= ring->bf_size) {
-			cxb_mlx5_tx_bf(ring, last, bytes);
+		if (ring->bf_on && cxb_mlx5_tx_bf(ring)) {
 			ring->xstats.blueflame++;
 		} else {
 			cxb_mlx5_tx_doorbell(ring);

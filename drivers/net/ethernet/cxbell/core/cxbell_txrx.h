@@ -112,19 +112,22 @@ static __always_inline void cxb_bf_copy(void __iomem *reg, const void *wqe,
 #endif
 }
 
-/* The mlx5 send doorbell of @ring by BlueFlame: the producer counter to
- * the record, then the whole WQE @last (@bytes, at most ring->bf_size)
- * through the write-combining mapping of the doorbell buffer, as Linux
- * 4.9's mlx5e_tx_notify_hw() did with bf_sz. The device takes that WQE
- * from the write, the ones before it from ring memory. xmit only: the
- * doorbell its own packet is due (cxb_mlx5_tx_doorbell() otherwise).
+/* The mlx5 send doorbell of @ring by BlueFlame, if the last WQE posted
+ * fits one buffer (false if not: nothing written): the producer counter
+ * to the record, then that whole WQE through the write-combining mapping
+ * of the doorbell buffer, as Linux 4.9's mlx5e_tx_notify_hw() did with
+ * bf_sz. The device takes that WQE from the write, the ones before it
+ * from ring memory. xmit only: the doorbell its own packet is due
+ * (cxb_mlx5_tx_doorbell() otherwise).
  */
-static __always_inline void cxb_mlx5_tx_bf(struct cxb_tx_ring *ring,
-					   struct mlx5_wqe_ctrl_seg *last,
-					   u32 bytes)
+static __always_inline bool cxb_mlx5_tx_bf(struct cxb_tx_ring *ring)
 {
+	struct mlx5_wqe_ctrl_seg *last = cxb_mlx5_wqe(ring, ring->last_wqe);
 	void __iomem *reg = ring->bf_reg + ring->db_offset;
+	u32 bytes = cxb_mlx5_bf_bytes(last);
 
+	if (bytes > ring->bf_size)
+		return false;
 	last->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
 	/* WQEs before the record; and the ring copy, which the device may
 	 * fall back to, before the BlueFlame copy
@@ -141,6 +144,7 @@ static __always_inline void cxb_mlx5_tx_bf(struct cxb_tx_ring *ring,
 	wmb();
 	ring->db_offset ^= CXB_MLX5_DB_ALT;
 	cxb_mmio_notify(ring->cadev, reg, bytes);
+	return true;
 }
 
 /* The doorbell of generation @gen, a constant at every caller. */
