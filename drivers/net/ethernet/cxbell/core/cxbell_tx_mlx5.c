@@ -463,6 +463,15 @@ static __always_inline bool cxb_mlx5_mpw_post(struct cxb_tx_ring *ring,
 	return cxb_mlx5_mpw_add(ring, skb, false);
 }
 
+/* BlueFlame for the doorbell xmit rings (cxb_mlx5_tx_bf()): out of
+ * line, so that the doorbell of a queue without it (the default) stays
+ * as short as before it existed.
+ */
+static noinline bool cxb_mlx5_xmit_bf(struct cxb_tx_ring *ring)
+{
+	return cxb_mlx5_tx_bf(ring);
+}
+
 /* The send path, specialised by three constants at its callers so that
  * each copy has only the branches its packets need (as __cxb_mlx4_xmit()
  * with @lso): @mpw, an eligible packet of a queue with MPWQE on, joins a
@@ -556,7 +565,7 @@ __cxb_mlx5_xmit(struct sk_buff *skb, struct cxb_tx_ring *ring, const bool lso,
 	}
 	if (send_db) {
 		/* BlueFlame: the WQE this doorbell names, if it fits */
-		if (ring->bf_on && cxb_mlx5_tx_bf(ring)) {
+		if (ring->bf_on && cxb_mlx5_xmit_bf(ring)) {
 			ring->xstats.blueflame++;
 		} else {
 			cxb_mlx5_tx_doorbell(ring);
