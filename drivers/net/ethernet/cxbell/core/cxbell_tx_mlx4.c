@@ -24,13 +24,8 @@ static void cxb_tx_bf_post(struct cxb_tx_ring *ring, const void *wqe,
 	 * and falls back to the ring after errors.
 	 */
 	wmb();
-	cxb_bf_copy(reg, wqe, bytes);
-	/* Flush the write-combining buffer now, so this post reaches the
-	 * device whole and before the next one fills the other buffer.
-	 */
-	wmb();
+	cxb_bf_write(ring->cadev, reg, wqe, bytes);
 	ring->bf_offset ^= ring->bf_size;
-	cxb_mmio_notify(ring->cadev, reg, bytes);
 }
 
 /* Fill the @nr_txbb TXBBs from @prod with one-TXBB NOP WQEs that ask for

@@ -463,13 +463,26 @@ static __always_inline bool cxb_mlx5_mpw_post(struct cxb_tx_ring *ring,
 	return cxb_mlx5_mpw_add(ring, skb, false);
 }
 
-/* BlueFlame for the doorbell xmit rings (cxb_mlx5_tx_bf()): out of
- * line, so that the doorbell of a queue without it (the default) stays
- * as short as before it existed.
+/* The doorbell xmit rings, by BlueFlame, if the last WQE posted fits one
+ * buffer (false if not: nothing written): the producer counter to the
+ * record, then that whole WQE through the write-combining mapping of the
+ * doorbell buffer, as Linux 4.9's mlx5e_tx_notify_hw() did with bf_sz.
+ * The device takes that WQE from the write, the ones before it from ring
+ * memory. Out of line, so that the doorbell of a queue without BlueFlame
+ * (the default) stays as short as before it existed.
  */
 static noinline bool cxb_mlx5_xmit_bf(struct cxb_tx_ring *ring)
 {
-	return cxb_mlx5_tx_bf(ring);
+	struct mlx5_wqe_ctrl_seg *last = cxb_mlx5_wqe(ring, ring->last_wqe);
+	void __iomem *reg = ring->bf_reg + ring->db_offset;
+	u32 bytes = cxb_mlx5_bf_bytes(last);
+
+	if (bytes > ring->bf_size)
+		return false;
+	cxb_mlx5_db_record(ring->db_rec, ring->prod, last);
+	cxb_bf_write(ring->cadev, reg, last, bytes);
+	ring->db_offset ^= CXB_MLX5_DB_ALT;
+	return true;
 }
 
 /* The send path, specialised by three constants at its callers so that

@@ -43,6 +43,23 @@ cxb_mlx5_wqe(const struct cxb_tx_ring *ring, u32 idx)
 	return ring->buf + ((idx & ring->size_mask) << CXB_MLX5_WQEBB_SHIFT);
 }
 
+/* Make the last WQE posted, @last, ask for the CQE, and announce the
+ * WQEs up to @prod in the doorbell record @db_rec, ordered before the
+ * UAR write that follows (a doorbell or a BlueFlame copy).
+ */
+static __always_inline void cxb_mlx5_db_record(__be32 *db_rec, u32 prod,
+					       struct mlx5_wqe_ctrl_seg *last)
+{
+	last->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+	/* WQEs before the record the device reads; and before a BlueFlame
+	 * copy, whose ring copy the device may fall back to
+	 */
+	dma_wmb();
+	db_rec[CXB_MLX5_SQ_DBR] = cpu_to_be32(prod & CXB_MLX5_IDX_MASK);
+	/* the record before the UAR write */
+	wmb();
+}
+
 /* An mlx5 send doorbell at @reg: the producer counter @prod to the
  * record @db_rec, then the first 8 bytes of the control segment of
  * @last, the last WQE posted, which asks for the CQE.
@@ -53,12 +70,7 @@ static __always_inline void cxb_mlx5_ring_doorbell(void __iomem *reg,
 {
 	const u64 *ctrl = (const u64 *)last;
 
-	last->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
-	/* WQEs before the record the device reads */
-	dma_wmb();
-	db_rec[CXB_MLX5_SQ_DBR] = cpu_to_be32(prod & CXB_MLX5_IDX_MASK);
-	/* the record before the doorbell */
-	wmb();
+	cxb_mlx5_db_record(db_rec, prod, last);
 #ifdef CONFIG_64BIT
 	/* device byte order already: a raw store, one 64-bit write */
 	__raw_writeq(*ctrl, reg);
@@ -83,21 +95,24 @@ static __always_inline void cxb_mlx5_tx_doorbell(struct cxb_tx_ring *ring)
 	cxb_mmio_notify(ring->cadev, reg, sizeof(u64));
 }
 
-/* A BlueFlame copy: @bytes, a multiple of 64, from @wqe to the
+/* A BlueFlame post of @cadev: @bytes, a multiple of 64, of the WQE @wqe
+ * (already in ring memory, ordered before by the caller) to the
  * write-combining @reg in 64-bit stores, eight to a 64-byte block: no
  * call and no loop per word. __iowrite64_copy(), which mlx4_en and
  * mlx5e use, is a loop out of line on x86_64 (lib/iomap_copy.c), about
- * twice the instructions for the usual one-block WQE.
+ * twice the instructions for the usual one-block WQE. Then the flush.
  */
-static __always_inline void cxb_bf_copy(void __iomem *reg, const void *wqe,
-					u32 bytes)
+static __always_inline void cxb_bf_write(struct cxb_adev *cadev,
+					 void __iomem *reg, const void *wqe,
+					 u32 bytes)
 {
 #ifdef CONFIG_64BIT
 	u64 __iomem *dst = reg;
 	const u64 *src = wqe;
+	u32 left;
 
 	/* device byte order already: raw stores */
-	for (; bytes; bytes -= 64, src += 8, dst += 8) {
+	for (left = bytes; left; left -= 64, src += 8, dst += 8) {
 		__raw_writeq(src[0], dst + 0);
 		__raw_writeq(src[1], dst + 1);
 		__raw_writeq(src[2], dst + 2);
@@ -110,41 +125,11 @@ static __always_inline void cxb_bf_copy(void __iomem *reg, const void *wqe,
 #else
 	__iowrite64_copy(reg, wqe, bytes / 8);
 #endif
-}
-
-/* The mlx5 send doorbell of @ring by BlueFlame, if the last WQE posted
- * fits one buffer (false if not: nothing written): the producer counter
- * to the record, then that whole WQE through the write-combining mapping
- * of the doorbell buffer, as Linux 4.9's mlx5e_tx_notify_hw() did with
- * bf_sz. The device takes that WQE from the write, the ones before it
- * from ring memory. xmit only: the doorbell its own packet is due
- * (cxb_mlx5_tx_doorbell() otherwise).
- */
-static __always_inline bool cxb_mlx5_tx_bf(struct cxb_tx_ring *ring)
-{
-	struct mlx5_wqe_ctrl_seg *last = cxb_mlx5_wqe(ring, ring->last_wqe);
-	void __iomem *reg = ring->bf_reg + ring->db_offset;
-	u32 bytes = cxb_mlx5_bf_bytes(last);
-
-	if (bytes > ring->bf_size)
-		return false;
-	last->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
-	/* WQEs before the record; and the ring copy, which the device may
-	 * fall back to, before the BlueFlame copy
-	 */
-	dma_wmb();
-	ring->db_rec[CXB_MLX5_SQ_DBR] = cpu_to_be32(ring->prod &
-						    CXB_MLX5_IDX_MASK);
-	/* the record before the write */
-	wmb();
-	cxb_bf_copy(reg, last, bytes);
-	/* Flush the write-combining buffer now, so this write reaches the
+	/* Flush the write-combining buffer now, so this post reaches the
 	 * device whole and before the next one fills the other buffer.
 	 */
 	wmb();
-	ring->db_offset ^= CXB_MLX5_DB_ALT;
-	cxb_mmio_notify(ring->cadev, reg, bytes);
-	return true;
+	cxb_mmio_notify(cadev, reg, bytes);
 }
 
 /* The doorbell of generation @gen, a constant at every caller. */

@@ -110,11 +110,11 @@ static bool cxb_sim_mlx5_plausible(struct cxb_sim_sq *sq, u32 idx,
 
 /* A BlueFlame write of @len bytes carrying @wqe, the WQE at @idx, whose
  * WQEBBs end at the doorbell record (checked): queue the copy for the
- * engine, the WQEs before it announced. False if the WQE is to be read
- * from ring memory instead (a violation, or the engine is paused). Caller
- * holds sq->lock.
+ * engine, the WQEs before it announced. After a violation, or with the
+ * engine paused, nothing is queued: the WQE is read from ring memory.
+ * Caller holds sq->lock.
  */
-static bool cxb_sim_mlx5_bf(struct cxb_sim_sq *sq, u32 idx, const void *wqe,
+static void cxb_sim_mlx5_bf(struct cxb_sim_sq *sq, u32 idx, const void *wqe,
 			    unsigned int len)
 {
 	struct cxb_sim_port *port = sq->port;
@@ -126,13 +126,13 @@ static bool cxb_sim_mlx5_bf(struct cxb_sim_sq *sq, u32 idx, const void *wqe,
 		cxb_sim_violation(port, "SQ %#x BlueFlame WQE %u: announced %u, done %u",
 				  sq->qpn, idx, (u16)sq->announced,
 				  (u16)sq->done);
-		return false;
+		return;
 	}
 	if ((idx & (sq->size - 1)) + len / CXB_MLX5_WQEBB_SIZE > sq->size) {
 		cxb_sim_inc(port, CXB_SIM_C_BF_INELIGIBLE);
 		cxb_sim_violation(port, "SQ %#x BlueFlame WQE %u: %u bytes reach past the ring end",
 				  sq->qpn, idx, len);
-		return false;
+		return;
 	}
 	/* Model check, no device read: ring memory holds what was carried
 	 * (the engine's WQE buffer may hold a paused WQE: not there).
@@ -149,7 +149,7 @@ static bool cxb_sim_mlx5_bf(struct cxb_sim_sq *sq, u32 idx, const void *wqe,
 		}
 	}
 	sq->announced = idx;
-	return cxb_sim_bf_queue(sq, idx, wqe, len);
+	cxb_sim_bf_queue(sq, idx, wqe, len);
 }
 
 /* A write to a send doorbell buffer: @reg holds the @len bytes written.
@@ -166,7 +166,7 @@ void cxb_sim_mlx5_send_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
 	unsigned long flags;
 	u16 idx16, pc16;
 	__be32 rec;
-	u32 pc, idx;
+	u32 pc;
 
 	memcpy(&ctrl, reg, sizeof(u64));
 	cxb_sim_inc(port, bf ? CXB_SIM_C_BF_WRITES : CXB_SIM_C_DOORBELLS);
@@ -184,7 +184,7 @@ void cxb_sim_mlx5_send_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
 	idx16 = cxb_mlx5_ctrl_idx(&ctrl);
 	ds = cxb_mlx5_ctrl_ds(&ctrl);
 	n = cxb_mlx5_ds_to_wqebbs(ds);
-	if (bf && (len > CXB_MLX5_BF_SIZE || !ds ||
+	if (bf && (len > CXB_MLX5_BF_SIZE ||
 		   len != cxb_mlx5_bf_bytes(&ctrl))) {
 		/* the WQE is fetched from ring memory */
 		cxb_sim_inc(port, CXB_SIM_C_BF_INELIGIBLE);
@@ -212,9 +212,8 @@ void cxb_sim_mlx5_send_db(struct cxb_sim_port *port, struct cxb_sim_uar *uar,
 				  sq->qpn, idx16, ds, pc16);
 		bf = false;
 	}
-	idx = pc - n;
 	if (bf)
-		bf = cxb_sim_mlx5_bf(sq, idx, reg, len);
+		cxb_sim_mlx5_bf(sq, pc - n, reg, len);
 	sq->announced = pc;
 	cxb_sim_sq_kick(sq, flags);
 out:
