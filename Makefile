@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Out-of-tree build of cxbell.ko, cxbell_sim.ko and cxbell_mlx4.ko (the
-# ConnectX-3 backend, where the kernel has mlx4_core).
+# Out-of-tree build of cxbell.ko, cxbell_sim.ko, cxbell_mlx4.ko (the
+# ConnectX-3 backend, where the kernel has mlx4_core) and cxbell_mlx5.ko
+# (the ConnectX-4+ backend, where it has mlx5_core's Ethernet).
 #   make                 build for the running kernel if its headers are
 #                        installed (what `make; insmod` expects), else
 #                        for the newest kernel installed with image and
@@ -13,6 +14,8 @@
 #   make KDIR=/path      build against another kernel tree
 #   make CXBELL_MLX4=n   leave cxbell_mlx4 out (a kernel without
 #                        mlx4_core is an error otherwise)
+#   make CXBELL_MLX5=n   leave cxbell_mlx5 out (likewise without
+#                        CONFIG_MLX5_CORE_EN)
 #   make install         install the modules into
 #                        /lib/modules/$(KVER)/extra and run depmod
 #                        (INSTALL_MOD_PATH=DIR: under DIR instead)

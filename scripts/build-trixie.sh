@@ -15,8 +15,9 @@
 # ls-files, untracked ones included) are copied into it, in a directory
 # of this tree's own (two trees can build at once), and built with
 # make KDIR=<the chroot's headers>. Fails if the build fails, warns or
-# does not produce cxbell.ko, cxbell_sim.ko and cxbell_mlx4.ko (the
-# ConnectX-3 backend, on mlx4_core's 6.5+ auxiliary driver API here).
+# does not produce cxbell.ko, cxbell_sim.ko, cxbell_mlx4.ko (the
+# ConnectX-3 backend, on mlx4_core's 6.5+ auxiliary driver API here) and
+# cxbell_mlx5.ko (the ConnectX-4+ backend, on 6.6+'s mlx5_comp_eqn_get()).
 #
 #   --out DIR   copy the .ko files built into DIR (emptied first) and
 #               write DIR/env: the shell assignments CXBELL_KVER,
@@ -87,11 +88,11 @@ if grep -qE 'warning:|error:' "$log"; then
 	echo "build-trixie: the build warned"
 	exit 1
 fi
-for m in cxbell cxbell_sim cxbell_mlx4; do
+for m in cxbell cxbell_sim cxbell_mlx4 cxbell_mlx5; do
 	[ -f "$src/drivers/net/ethernet/cxbell/$m.ko" ] ||
 		{ echo "build-trixie: no $m.ko"; exit 1; }
 done
-echo "build-trixie: cxbell.ko, cxbell_sim.ko and cxbell_mlx4.ko built for $kver"
+echo "build-trixie: cxbell.ko, cxbell_sim.ko, cxbell_mlx4.ko and cxbell_mlx5.ko built for $kver"
 if [ -n "$out" ]; then
 	rm -f "$out"/*.ko
 	cp "$src"/drivers/net/ethernet/cxbell/*.ko \

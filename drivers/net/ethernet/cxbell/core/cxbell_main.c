@@ -23,6 +23,7 @@ static void cxb_remove(struct auxiliary_device *adev)
 static const struct auxiliary_device_id cxb_id_table[] = {
 	{ .name = "cxbell_sim." CXB_ADEV_NAME },
 	{ .name = "cxbell_mlx4." CXB_ADEV_NAME },
+	{ .name = "cxbell_mlx5." CXB_ADEV_NAME },
 	{}
 };
 MODULE_DEVICE_TABLE(auxiliary, cxb_id_table);
