@@ -136,11 +136,7 @@ static void cxb_mlx5_port_caps(struct cxb_mlx5_port *port)
 				CXB_MLX5_MAX_CHANNELS);
 	c->max_mtu = cxb_mlx5_max_mtu(mdev);
 	c->lkey = cpu_to_be32(port->mkey);
-	/* half the blue flame register: the two buffers a queue's
-	 * doorbells alternate between (mlx5_ib's bf buf_size)
-	 */
-	if (MLX5_CAP_GEN(mdev, bf))
-		c->bf_size = (1U << MLX5_CAP_GEN(mdev, log_bf_reg_size)) / 2;
+	/* no BlueFlame (bf_size 0): cxbell_mlx5_res.c, cxb_mlx5_sq_create() */
 	c->has_xdpsq = true;
 	c->max_uc = CXB_MLX5_MAX_UC;
 	c->max_mc = CXB_MLX5_MAX_MC;
@@ -215,7 +211,10 @@ static int cxb_mlx5_probe(struct auxiliary_device *adev,
 	/* from here on the release callback frees the port */
 	port->nb.notifier_call = cxb_mlx5_event;
 	mlx5_notifier_register(mdev, &port->nb);
-	err = auxiliary_device_add(padev);
+	/* named for the module whatever builds it (a test build links this
+	 * file into another): the core binds "cxbell_mlx5.port"
+	 */
+	err = __auxiliary_device_add(padev, CXB_MLX5_DRV);
 	if (err) {
 		mlx5_notifier_unregister(mdev, &port->nb);
 		cancel_work_sync(&port->link_work);

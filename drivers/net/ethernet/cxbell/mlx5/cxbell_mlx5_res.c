@@ -12,6 +12,7 @@
  */
 #include <linux/etherdevice.h>
 #include <linux/io.h>
+#include <linux/mlx5/mpfs.h>
 #include <linux/mlx5/port.h>
 #include <linux/mlx5/transobj.h>
 #include <linux/mlx5/vport.h>
@@ -35,6 +36,19 @@ static void cxb_mlx5_fill_pas(__be64 *pas, dma_addr_t dma, size_t bytes)
 
 	for (i = 0; i < cxb_mlx5_npages(bytes); i++)
 		pas[i] = cpu_to_be64(dma + ((u64)i << MLX5_ADAPTER_PAGE_SHIFT));
+}
+
+/* The timestamp format of a queue's CQEs, for the @cap of its kind
+ * (sq_ts_format, rq_ts_format): free running unless the device has only
+ * real time (mlx5e's mlx5_is_real_time_sq() and _rq(), which also take
+ * real time where both are offered and the clock runs; cxbell reads no
+ * timestamp).
+ */
+static u8 cxb_mlx5_ts_format(u8 cap)
+{
+	return cap == MLX5_TIMESTAMP_FORMAT_CAP_REAL_TIME ?
+	       MLX5_TIMESTAMP_FORMAT_REAL_TIME :
+	       MLX5_TIMESTAMP_FORMAT_FREE_RUNNING;
 }
 
 /* ---- Completion queues -------------------------------------------------- */
@@ -94,7 +108,9 @@ static int cxb_mlx5_cq_create_hw(struct cxb_mlx5_port *port,
 	MLX5_SET(cqc, cqc, log_page_size, 0);
 	MLX5_SET64(cqc, cqc, dbr_addr, db_dma);
 	if (MLX5_CAP_GEN(mdev, cq_moderation)) {
-		MLX5_SET(cqc, cqc, cq_period, moder_usecs);
+		/* 12 bits: a longer period set while down runs at the most */
+		MLX5_SET(cqc, cqc, cq_period,
+			 min_t(u16, moder_usecs, MLX5_MAX_CQ_PERIOD));
 		MLX5_SET(cqc, cqc, cq_max_count, moder_cnt);
 	}
 	cxb_mlx5_fill_pas((__be64 *)MLX5_ADDR_OF(create_cq_in, in, pas),
@@ -142,8 +158,11 @@ static void cxb_mlx5_cq_destroy(struct cxb_adev *cadev, struct cxb_cq_hw *hw)
 	struct cxb_mlx5_port *port = to_cxb_mlx5_port(cadev);
 	struct cxb_mlx5_cq *cq = hw->priv;
 
-	/* waits for a completion handler running on it */
-	mlx5_core_destroy_cq(port->mdev, &cq->mcq);
+	/* waits for a completion handler running on it, unless the
+	 * command fails after the CQ left the EQ's table
+	 */
+	if (mlx5_core_destroy_cq(port->mdev, &cq->mcq))
+		synchronize_irq(cq->mcq.irqn);
 	kfree(cq);
 }
 
@@ -155,6 +174,9 @@ static int cxb_mlx5_cq_moderate(struct cxb_adev *cadev, struct cxb_cq_hw *hw,
 
 	if (!MLX5_CAP_GEN(port->mdev, cq_moderation))
 		return -EOPNOTSUPP;
+	/* as mlx5e refuses it (mlx5e_ethtool_set_coalesce()) */
+	if (usecs > MLX5_MAX_CQ_PERIOD)
+		return -ERANGE;
 	return mlx5_core_modify_cq_moderation(port->mdev, &cq->mcq, usecs,
 					      count);
 }
@@ -201,6 +223,8 @@ static int cxb_mlx5_sq_create(struct cxb_adev *cadev,
 		MLX5_SET(sqc, sqc, min_wqe_inline_mode, port->min_inline);
 	MLX5_SET(sqc, sqc, state, MLX5_SQC_STATE_RST);
 	MLX5_SET(sqc, sqc, flush_in_error_en, 1);
+	MLX5_SET(sqc, sqc, ts_format,
+		 cxb_mlx5_ts_format(MLX5_CAP_GEN(mdev, sq_ts_format)));
 	MLX5_SET(wq, wq, wq_type, MLX5_WQ_TYPE_CYCLIC);
 	MLX5_SET(wq, wq, pd, port->pdn);
 	MLX5_SET(wq, wq, uar_page, port->bfreg.index);
@@ -280,6 +304,8 @@ static int cxb_mlx5_rq_create_hw(struct cxb_mlx5_port *port,
 	MLX5_SET(rqc, rqc, cqn, cqn);
 	MLX5_SET(rqc, rqc, state, MLX5_RQC_STATE_RST);
 	MLX5_SET(rqc, rqc, flush_in_error_en, 1);
+	MLX5_SET(rqc, rqc, ts_format,
+		 cxb_mlx5_ts_format(MLX5_CAP_GEN(mdev, rq_ts_format)));
 	MLX5_SET(wq, wq, wq_type, MLX5_WQ_TYPE_CYCLIC);
 	MLX5_SET(wq, wq, pd, port->pdn);
 	MLX5_SET(wq, wq, log_wq_stride, log_stride);
@@ -657,6 +683,19 @@ static void cxb_mlx5_del_rule(struct mlx5_flow_handle **rule)
 	}
 }
 
+/* A steered address goes: its rule, and a unicast one's entry in the
+ * multi-PF switch (MPFS, refcounted by mlx5_core).
+ */
+static void cxb_mlx5_addr_del(struct cxb_mlx5_port *port,
+			      struct cxb_mlx5_addr *a, bool uc)
+{
+	if (!a->rule)
+		return;
+	cxb_mlx5_del_rule(&a->rule);
+	if (uc)
+		mlx5_mpfs_del_mac(port->mdev, a->mac);
+}
+
 /* The traffic type table's rules: ethertype and IP protocol to the
  * type's TIR, most specific first (mlx5e's ttc_rules[]).
  */
@@ -719,9 +758,9 @@ static void cxb_mlx5_steering_destroy(struct cxb_mlx5_port *port)
 	if (!port->ft_l2)
 		return;
 	for (i = 0; i < port->n_uc; i++)
-		cxb_mlx5_del_rule(&port->uc[i].rule);
+		cxb_mlx5_addr_del(port, &port->uc[i], true);
 	for (i = 0; i < port->n_mc; i++)
-		cxb_mlx5_del_rule(&port->mc[i].rule);
+		cxb_mlx5_addr_del(port, &port->mc[i], false);
 	port->n_uc = 0;
 	port->n_mc = 0;
 	cxb_mlx5_del_rule(&port->promisc_rule);
@@ -787,26 +826,36 @@ err:
 	return err;
 }
 
-/* Steer @n addresses of @mac into @dst (new rules), none on error. */
+/* Steer @n addresses of @mac into @dst (new rules; @uc: unicast, each
+ * in the MPFS too, as mlx5e_execute_l2_action() does), none on error.
+ */
 static int cxb_mlx5_addrs_add(struct cxb_mlx5_port *port,
 			      struct cxb_mlx5_addr *dst,
-			      const u8 (*mac)[ETH_ALEN], unsigned int n)
+			      const u8 (*mac)[ETH_ALEN], unsigned int n,
+			      bool uc)
 {
 	unsigned int i;
+	int err;
 
 	for (i = 0; i < n; i++) {
 		ether_addr_copy(dst[i].mac, mac[i]);
+		err = uc ? mlx5_mpfs_add_mac(port->mdev, dst[i].mac) : 0;
+		if (err)
+			goto err;
 		dst[i].rule = cxb_mlx5_l2_rule(port, mac[i], cxb_mlx5_mask_all);
 		if (IS_ERR(dst[i].rule)) {
-			int err = PTR_ERR(dst[i].rule);
-
+			err = PTR_ERR(dst[i].rule);
 			dst[i].rule = NULL;
-			while (i--)
-				cxb_mlx5_del_rule(&dst[i].rule);
-			return err;
+			if (uc)
+				mlx5_mpfs_del_mac(port->mdev, dst[i].mac);
+			goto err;
 		}
 	}
 	return 0;
+err:
+	while (i--)
+		cxb_mlx5_addr_del(port, &dst[i], uc);
+	return err;
 }
 
 /* Replace the steered addresses and modes with @f: the new rules first
@@ -834,10 +883,10 @@ static int cxb_mlx5_set_rx_filter(struct cxb_adev *cadev,
 	err = -ENETDOWN;
 	if (!port->open)
 		goto out;
-	err = cxb_mlx5_addrs_add(port, uc, f->uc, f->n_uc);
+	err = cxb_mlx5_addrs_add(port, uc, f->uc, f->n_uc, true);
 	if (err)
 		goto out;
-	err = cxb_mlx5_addrs_add(port, mc, f->mc, f->n_mc);
+	err = cxb_mlx5_addrs_add(port, mc, f->mc, f->n_mc, false);
 	if (err)
 		goto err_uc;
 	if (f->allmulti) {
@@ -860,9 +909,9 @@ static int cxb_mlx5_set_rx_filter(struct cxb_adev *cadev,
 	}
 
 	for (i = 0; i < port->n_uc; i++)
-		cxb_mlx5_del_rule(&port->uc[i].rule);
+		cxb_mlx5_addr_del(port, &port->uc[i], true);
 	for (i = 0; i < port->n_mc; i++)
-		cxb_mlx5_del_rule(&port->mc[i].rule);
+		cxb_mlx5_addr_del(port, &port->mc[i], false);
 	cxb_mlx5_del_rule(&port->allmulti_rule);
 	cxb_mlx5_del_rule(&port->promisc_rule);
 	memcpy(port->uc, uc, f->n_uc * sizeof(*uc));
@@ -878,10 +927,10 @@ err_mc:
 	if (allmulti)
 		mlx5_del_flow_rules(allmulti);
 	for (i = 0; i < f->n_mc; i++)
-		cxb_mlx5_del_rule(&mc[i].rule);
+		cxb_mlx5_addr_del(port, &mc[i], false);
 err_uc:
 	for (i = 0; i < f->n_uc; i++)
-		cxb_mlx5_del_rule(&uc[i].rule);
+		cxb_mlx5_addr_del(port, &uc[i], true);
 out:
 	mutex_unlock(&port->lock);
 	kfree(uc);
@@ -952,8 +1001,9 @@ static int cxb_mlx5_program_mtu(struct cxb_mlx5_port *port, unsigned int mtu)
 	MLX5_SET(pmtu_reg, in, admin_mtu, hw);
 	err = cxb_mlx5_reg(port->mdev, in, sizeof(in), out, MLX5_REG_PMTU,
 			   true);
-	if (!err)
-		err = mlx5_modify_nic_vport_mtu(port->mdev, hw);
+	/* as mlx5e_set_mtu(), which ignores the vport's answer */
+	if (!err && mlx5_modify_nic_vport_mtu(port->mdev, hw))
+		dev_warn(&port->cadev.adev.dev, "vport MTU %u not set\n", hw);
 	return err;
 }
 
@@ -1014,7 +1064,6 @@ static int cxb_mlx5_open(struct cxb_adev *cadev, cxb_link_fn link_cb,
 			 void *ctx)
 {
 	struct cxb_mlx5_port *port = to_cxb_mlx5_port(cadev);
-	bool up = false;
 	int err;
 
 	mutex_lock(&port->lock);
@@ -1033,13 +1082,14 @@ static int cxb_mlx5_open(struct cxb_adev *cadev, cxb_link_fn link_cb,
 		goto out;
 	}
 	port->open = true;
-	if (cxb_mlx5_query_link(port, &up))
-		up = false;
+	/* the callback first: a port change from now on reaches the core,
+	 * and the state read below is never older than one it reported
+	 */
 	spin_lock_irq(&port->link_lock);
-	port->link_up = up;
 	port->link_cb = link_cb;
 	port->link_ctx = ctx;
 	spin_unlock_irq(&port->link_lock);
+	schedule_work(&port->link_work);
 out:
 	mutex_unlock(&port->lock);
 	return err;
