@@ -84,6 +84,14 @@ chroot "$root" make -C "/usr/src/$hdr" \
 	echo "build-trixie: cx3fuzz.ko failed"
 	exit 1
 }
+# and cxbell_mlx5 on its command-level model of mlx5_core
+# (tests/mlx5-fake.sh)
+chroot "$root" make -C "/usr/src/$hdr" \
+	M="/${src##*/}/tools/testing/cxbell/mlx5fake" modules >>"$log" 2>&1 || {
+	cat "$log"
+	echo "build-trixie: cxbell_mlx5_fake.ko failed"
+	exit 1
+}
 if grep -qE 'warning:|error:' "$log"; then
 	echo "build-trixie: the build warned"
 	exit 1
@@ -96,7 +104,8 @@ echo "build-trixie: cxbell.ko, cxbell_sim.ko, cxbell_mlx4.ko and cxbell_mlx5.ko 
 if [ -n "$out" ]; then
 	rm -f "$out"/*.ko
 	cp "$src"/drivers/net/ethernet/cxbell/*.ko \
-	   "$src"/tools/testing/cxbell/cx3fuzz/cx3fuzz.ko "$out/"
+	   "$src"/tools/testing/cxbell/cx3fuzz/cx3fuzz.ko \
+	   "$src"/tools/testing/cxbell/mlx5fake/cxbell_mlx5_fake.ko "$out/"
 	printf 'CXBELL_KVER=%q\nCXBELL_KERNEL=%q\nCXBELL_MODROOT=%q\n' \
 		"$kver" "$root/boot/vmlinuz-$kver" "$root" >"$out/env"
 	echo "build-trixie: modules in $out"

@@ -27,8 +27,8 @@
 #                               the registrations of a test killed
 #                               before its trap ran undone,
 #                               network namespaces, sim adapters,
-#                               pktgen, netconsole, the cxbell and mlx4
-#                               modules, the
+#                               pktgen, netconsole, the cxbell, mlx4
+#                               and mlx5 modules, the
 #                               modprobe.d file and module helper
 #                               tests/cx3-cxbell.sh installs
 #
@@ -137,6 +137,11 @@ cxb_clean_guest()
 		rmmod cxbell 2>/dev/null
 		return 0
 	fi
+	# tests/mlx5-fake.sh's model (its functions go with it), and
+	# tests/mlx5.sh: cxbell_mlx5 and the stock mlx5_core (no device)
+	for _m in cxbell_mlx5_fake cxbell_mlx5 mlx5_core; do
+		[ -d "/sys/module/$_m" ] && rmmod "$_m"
+	done
 	cxb_unload 2>/dev/null
 	# The QEMU ConnectX-3 model (vm-run --cx3): every test starts with
 	# the mlx4 drivers unloaded.

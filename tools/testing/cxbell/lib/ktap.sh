@@ -28,7 +28,7 @@
 # single quotes: it takes them with sed).
 
 # A bad kernel log line.
-CXB_BAD='WARNING:|BUG:|Oops|Call Trace|general protection|refcount_t|list_add corruption|list_del corruption|RCU stall|rcu: INFO|stall on CPU|detected stalls|hung task|blocked for more than|UBSAN|KASAN|Kernel panic'
+CXB_BAD='WARNING:|BUG:|Oops|Call Trace|general protection|refcount_t|list_add corruption|list_del corruption|RCU stall|rcu: INFO|stall on CPU|detected stalls|hung task|blocked for more than|UBSAN|KASAN|Kernel panic|cxbell_mlx5_fake: .*violation'
 
 ktap_n=0
 ktap_planned=0
