@@ -8,8 +8,8 @@
 
 #undef module_init
 #undef module_exit
-#define module_init(fn)	int __cold cxb_mlx5_backend_init(void) __alias(fn)
-#define module_exit(fn)	void __cold cxb_mlx5_backend_exit(void) __alias(fn)
+#define module_init(fn)	int cxb_mlx5_backend_init(void) __cold __alias(fn)
+#define module_exit(fn)	void cxb_mlx5_backend_exit(void) __cold __alias(fn)
 #undef MODULE_DESCRIPTION
 #define MODULE_DESCRIPTION(d)
 
