@@ -16,11 +16,15 @@
  *
  * debugfs, /sys/kernel/debug/cxbell_mlx5_fake/:
  *   new     "[vf] [ib] [bf_log=N] [inline=none|l2|ip] [vectors=N]
- *            [mpwqe=0|1] [ts=rt|both]": create function N
+ *            [mpwqe=0|1] [ts=rt|both] [ptys=ext]": create function N
  *            (mlx5_core.eth.N); ts: the queues' timestamp capability,
- *            real time only or both (default free running only)
+ *            real time only or both (default free running only);
+ *            ptys=ext: the extended Ethernet protocols (link up:
+ *            200GAUI-4, else 100GBASE-CR4)
  *   del     "N": remove it
  *   link    "N up|down": set the vport state, raise a port change event
+ *   counters "N OOB FCS LONG": set what the port has counted (queue
+ *            counter out_of_buffer, PPCNT 802.3 FCS and too-long errors)
  *   stats   every function's objects and commands, key value per line
  */
 #include <linux/auxiliary_bus.h>
@@ -48,6 +52,7 @@
 #define FAKE_MAX_RQT		(CXB_RSS_TABLE_SIZE + 1)
 #define FAKE_EQN_BASE		10
 #define FAKE_MAX_MTU_HW		9978	/* hardware MTU: 9956 + 22 */
+#define FAKE_MAX_QC		16	/* queue counter sets (8-bit ids) */
 
 enum fake_type {
 	FT_PD, FT_TD, FT_MKEY, FT_UAR, FT_TIS, FT_CQ, FT_SQ, FT_RQ, FT_RQT,
@@ -121,6 +126,12 @@ struct fake_fn {
 	u8 mpfs_mac[FAKE_MAX_OBJ][ETH_ALEN];
 	unsigned int mpfs_ref[FAKE_MAX_OBJ];
 	u8 ts_cap;			/* sq_ts_format = rq_ts_format */
+	bool ptys_ext;			/* extended Ethernet protocols */
+	/* queue counter sets 1..FAKE_MAX_QC-1, and what the port counts */
+	bool qc_live[FAKE_MAX_QC];
+	u32 out_of_buffer;
+	u64 fcs_errors;
+	u64 too_long;
 };
 
 static struct fake_fn *fake_fns[FAKE_MAX_FN];
@@ -490,6 +501,12 @@ int mlx5_core_modify_cq_moderation(struct mlx5_core_dev *dev,
 
 /* ---- Work queues -------------------------------------------------------- */
 
+/* A queue counter set @id allocated (0 is the device's default set) */
+static bool fake_qc(struct fake_fn *fn, u32 id)
+{
+	return !id || (id < FAKE_MAX_QC && fn->qc_live[id]);
+}
+
 /* A queue's timestamp format against the sq/rq_ts_format capability */
 static bool fake_ts_ok(struct fake_fn *fn, u8 ts)
 {
@@ -606,12 +623,15 @@ int mlx5_core_create_rq(struct mlx5_core_dev *dev, u32 *in, int inlen,
 		       "RQ: not created in RST") &&
 	    fake_check(fn, fake_ts_ok(fn, MLX5_GET(rqc, rqc, ts_format)),
 		       "RQ: ts_format the device lacks") &&
+	    fake_check(fn, fake_qc(fn, MLX5_GET(rqc, rqc, counter_set_id)),
+		       "RQ: no such queue counter set") &&
 	    fake_check_wq(fn, wq, inlen, MLX5_ST_SZ_BYTES(create_rq_in), 4,
 			  "RQ")) {
 		err = fake_new(fn, FT_RQ, rqn);
 		if (!err) {
 			o = fake_get(fn, FT_RQ, *rqn);
 			o->state = MLX5_RQC_STATE_RST;
+			o->aux = MLX5_GET(rqc, rqc, counter_set_id);
 			o->ref[o->nref++] = MLX5_GET(rqc, rqc, cqn);
 			o->ref[o->nref++] = MLX5_GET(wq, wq, pd);
 		}
@@ -649,6 +669,17 @@ void mlx5_core_destroy_rq(struct mlx5_core_dev *dev, u32 rqn)
 	fn->cmds++;
 	fake_destroy(fn, FT_RQ, rqn, users, ARRAY_SIZE(users));
 	mutex_unlock(&fn->lock);
+}
+
+/* Does a live RQ count into queue counter set @id? */
+static bool fake_named_qc(struct fake_fn *fn, u32 id)
+{
+	unsigned int i;
+
+	for (i = 0; i < FAKE_MAX_OBJ; i++)
+		if (fn->obj[FT_RQ][i].live && fn->obj[FT_RQ][i].aux == id)
+			return true;
+	return false;
 }
 
 /* ---- RQTs and TIRs ------------------------------------------------------ */
@@ -815,6 +846,45 @@ int mlx5_cmd_exec(struct mlx5_core_dev *dev, void *in, int in_size, void *out,
 	case MLX5_CMD_OP_MODIFY_TIR:
 		err = fake_modify_tir(fn, in);
 		break;
+	case MLX5_CMD_OP_ALLOC_Q_COUNTER: {
+		u32 id;
+
+		for (id = 1; id < FAKE_MAX_QC && fn->qc_live[id]; id++)
+			;
+		if (!fake_check(fn, id < FAKE_MAX_QC, "out of queue counters"))
+			break;
+		fn->qc_live[id] = true;
+		MLX5_SET(alloc_q_counter_out, out, counter_set_id, id);
+		err = 0;
+		break;
+	}
+	case MLX5_CMD_OP_DEALLOC_Q_COUNTER: {
+		u32 id = MLX5_GET(dealloc_q_counter_in, in, counter_set_id);
+
+		if (!fake_check(fn, id && fake_qc(fn, id),
+				"dealloc of no such queue counter"))
+			break;
+		if (fake_named_qc(fn, id)) {
+			fake_violation(fn, "dealloc of queue counter %u under an RQ",
+				       id);
+			break;
+		}
+		fn->qc_live[id] = false;
+		err = 0;
+		break;
+	}
+	case MLX5_CMD_OP_QUERY_Q_COUNTER: {
+		u32 id = MLX5_GET(query_q_counter_in, in, counter_set_id);
+
+		if (!fake_check(fn, id && fake_qc(fn, id),
+				"query of no such queue counter"))
+			break;
+		/* one set per function here: it counts every drop */
+		MLX5_SET(query_q_counter_out, out, out_of_buffer,
+			 fn->out_of_buffer);
+		err = 0;
+		break;
+	}
 	case MLX5_CMD_OP_QUERY_VPORT_STATE:
 		if (fake_check(fn, MLX5_GET(query_vport_state_in, in, op_mod) ==
 			       MLX5_VPORT_STATE_OP_MOD_VNIC_VPORT &&
@@ -867,6 +937,41 @@ int mlx5_core_access_reg(struct mlx5_core_dev *dev, void *data_in,
 		fn->pmtu = mtu;
 		break;
 	}
+	case MLX5_REG_PPCNT: {
+		void *c = MLX5_ADDR_OF(ppcnt_reg, data_out,
+				       counter_set.eth_802_3_cntrs_grp_data_layout);
+
+		if (!fake_check(fn, !write && MLX5_GET(ppcnt_reg, data_in, grp) ==
+				MLX5_IEEE_802_3_COUNTERS_GROUP,
+				"PPCNT: not a read of the 802.3 group")) {
+			err = -EINVAL;
+			break;
+		}
+		MLX5_SET(eth_802_3_cntrs_grp_data_layout, c,
+			 a_frame_check_sequence_errors_high, fn->fcs_errors >> 32);
+		MLX5_SET(eth_802_3_cntrs_grp_data_layout, c,
+			 a_frame_check_sequence_errors_low, (u32)fn->fcs_errors);
+		MLX5_SET(eth_802_3_cntrs_grp_data_layout, c,
+			 a_frame_too_long_errors_high, fn->too_long >> 32);
+		MLX5_SET(eth_802_3_cntrs_grp_data_layout, c,
+			 a_frame_too_long_errors_low, (u32)fn->too_long);
+		break;
+	}
+	case MLX5_REG_PTYS:
+		if (!fake_check(fn, !write && MLX5_GET(ptys_reg, data_in, proto_mask) ==
+				MLX5_PTYS_EN, "PTYS: not a read of Ethernet")) {
+			err = -EINVAL;
+			break;
+		}
+		/* up: 100GBASE-CR4 (200GAUI-4 extended) over copper */
+		if (fn->vport_up && fn->ptys_ext)
+			MLX5_SET(ptys_reg, data_out, ext_eth_proto_oper,
+				 BIT(MLX5E_200GAUI_4_200GBASE_CR4_KR4));
+		else if (fn->vport_up)
+			MLX5_SET(ptys_reg, data_out, eth_proto_oper,
+				 BIT(MLX5E_100GBASE_CR4));
+		MLX5_SET(ptys_reg, data_out, connector_type, MLX5E_PORT_DA);
+		break;
 	case MLX5_REG_PFCC:
 		if (write) {
 			fn->pptx = MLX5_GET(pfcc_reg, data_in, pptx);
@@ -1189,6 +1294,8 @@ static int fake_fn_create(unsigned int id, const char *opts)
 		 wqe_inline_mode, MLX5_CAP_INLINE_MODE_NOT_REQUIRED);
 	MLX5_SET(per_protocol_networking_offload_caps, fn->cap_eth.cur,
 		 enhanced_multi_pkt_send_wqe, 1);
+	MLX5_SET(pcam_reg, fn->mdev.caps.pcam,
+		 feature_cap_mask.enhanced_features.ptys_connector_type, 1);
 
 	buf = kstrdup(opts, GFP_KERNEL);
 	if (!buf) {
@@ -1209,6 +1316,11 @@ static int fake_fn_create(unsigned int id, const char *opts)
 				 MLX5_CAP_PORT_TYPE_IB);
 		} else if (sscanf(o, "bf_log=%u", &v) == 1) {
 			MLX5_SET(cmd_hca_cap, fn->cap_gen.cur, log_bf_reg_size, v);
+		} else if (!strcmp(o, "ptys=ext")) {
+			fn->ptys_ext = true;
+			MLX5_SET(pcam_reg, fn->mdev.caps.pcam,
+				 feature_cap_mask.enhanced_features.ptys_extended_ethernet,
+				 1);
 		} else if (!strcmp(o, "ts=rt") || !strcmp(o, "ts=both")) {
 			fn->ts_cap = o[3] == 'r' ?
 				     MLX5_TIMESTAMP_FORMAT_CAP_REAL_TIME :
@@ -1293,6 +1405,9 @@ static void fake_fn_delete(struct fake_fn *fn)
 				fake_violation(fn, "%s 0x%x left after remove",
 					       fake_type_name[t],
 					       fake_base(t) + i);
+	for (i = 1; i < FAKE_MAX_QC; i++)
+		if (fn->qc_live[i])
+			fake_violation(fn, "queue counter %u left after remove", i);
 	if (fake_mpfs_count(fn))
 		fake_violation(fn, "%u MPFS references left after remove",
 			       fake_mpfs_count(fn));
@@ -1383,6 +1498,43 @@ static ssize_t fake_link_write(struct file *f, const char __user *ubuf,
 	return err ? err : len;
 }
 
+/* "N OOB FCS LONG": what function N's port has counted: the queue
+ * counter's out_of_buffer (32 bits), PPCNT's a_frame_check_sequence_errors
+ * and a_frame_too_long_errors
+ */
+static ssize_t fake_counters_write(struct file *f, const char __user *ubuf,
+				   size_t len, loff_t *ppos)
+{
+	unsigned long long fcs, too_long;
+	struct fake_fn *fn;
+	unsigned int id;
+	char *buf;
+	u32 oob;
+	int err = 0;
+
+	buf = memdup_user_nul(ubuf, min_t(size_t, len, 96));
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	if (sscanf(buf, "%u %u %llu %llu", &id, &oob, &fcs, &too_long) != 4)
+		err = -EINVAL;
+	kfree(buf);
+	if (err)
+		return err;
+	mutex_lock(&fake_lock);
+	fn = id < FAKE_MAX_FN ? fake_fns[id] : NULL;
+	if (fn) {
+		mutex_lock(&fn->lock);
+		fn->out_of_buffer = oob;
+		fn->fcs_errors = fcs;
+		fn->too_long = too_long;
+		mutex_unlock(&fn->lock);
+	} else {
+		err = -ENODEV;
+	}
+	mutex_unlock(&fake_lock);
+	return err ? err : len;
+}
+
 static int fake_stats_show(struct seq_file *s, void *unused)
 {
 	unsigned int id, i, j;
@@ -1407,6 +1559,9 @@ static int fake_stats_show(struct seq_file *s, void *unused)
 			   fn->violations, fn->cmds, fn->modify_rqt,
 			   fn->modify_tir, fn->events);
 		seq_printf(s, "mpfs %u\n", fake_mpfs_count(fn));
+		for (i = 1, j = 0; i < FAKE_MAX_QC; i++)
+			j += fn->qc_live[i];
+		seq_printf(s, "q_counters %u\n", j);
 		seq_printf(s, "admin %u\npmtu %u\nvport_mtu %u\npptx %u\npprx %u\nvport_up %u\n",
 			   fn->admin, fn->pmtu, fn->vport_mtu, fn->pptx,
 			   fn->pprx, fn->vport_up);
@@ -1460,12 +1615,19 @@ static const struct file_operations fake_link_fops = {
 	.write = fake_link_write,
 };
 
+static const struct file_operations fake_counters_fops = {
+	.owner = THIS_MODULE,
+	.write = fake_counters_write,
+};
+
 int __init cxb_mlx5_fake_init(void)
 {
 	fake_dir = debugfs_create_dir("cxbell_mlx5_fake", NULL);
 	debugfs_create_file("new", 0200, fake_dir, NULL, &fake_new_fops);
 	debugfs_create_file("del", 0200, fake_dir, NULL, &fake_del_fops);
 	debugfs_create_file("link", 0200, fake_dir, NULL, &fake_link_fops);
+	debugfs_create_file("counters", 0200, fake_dir, NULL,
+			    &fake_counters_fops);
 	debugfs_create_file("stats", 0400, fake_dir, NULL, &fake_stats_fops);
 	return 0;
 }

@@ -10,7 +10,7 @@
 # a violation (lib/ktap.sh) or a bad kernel log line.
 . /cxbell/lib.sh
 
-ktap_plan 14
+ktap_plan 15
 
 F=/sys/kernel/debug/cxbell_mlx5_fake
 DRV=/sys/bus/auxiliary/drivers/cxbell_mlx5_fake.eth
@@ -60,6 +60,7 @@ probe_idle()
 	eq "$(ip -d link show "$n" | sed -n 's/.*maxmtu \([0-9]*\).*/\1/p')" 9956 maxmtu &&
 	eq "$(ethtool -l "$n" | awk '/^Combined/ { print $2; exit }')" 2 max_channels &&
 	eq "$(live 0)" "$IDLE" "live objects" &&
+	eq "$(st 0 q_counters)" 1 "queue counter sets" &&
 	eq "$(st 0 admin)" 0 "admin state untouched" || return 1
 	# no BlueFlame: the flag is refused
 	! ethtool --set-priv-flags "$n" blueflame on 2>/dev/null ||
@@ -149,15 +150,39 @@ mtu_and_pause()
 	ethtool -A "$n" rx off tx off && eq "$(st 0 pptx)$(st 0 pprx)" 00 "pause off"
 }
 
+# The port's own counters: out_of_buffer of the queue counter set
+# (summed across its 32-bit wrap) and PPCNT's too-long frames are
+# rx_missed_errors (no buffer, too long), its FCS errors rx_crc_errors;
+# they survive down and up.
+stat() { cat "/sys/class/net/$n/statistics/$1"; }
+port_counters()
+{
+	eq "$(stat rx_missed_errors) $(stat rx_crc_errors)" "0 0" "before" || return 1
+	echo "0 100 7 3" > $F/counters || return 1
+	stat rx_missed_errors >/dev/null	# the read asks for newer counters
+	wait_until 3 [ "$(stat rx_missed_errors)" = 103 ] || { ktap_diag "rx_missed_errors $(stat rx_missed_errors)"; return 1; }
+	eq "$(stat rx_crc_errors)" 7 rx_crc_errors || return 1
+	echo "0 4294967290 9 3" > $F/counters && stat rx_missed_errors >/dev/null
+	wait_until 3 [ "$(stat rx_missed_errors)" = 4294967293 ] || { ktap_diag "rx_missed_errors $(stat rx_missed_errors)"; return 1; }
+	echo "0 10 9 4" > $F/counters && stat rx_missed_errors >/dev/null
+	wait_until 3 [ "$(stat rx_missed_errors)" = 4294967310 ] || { ktap_diag "wrap: rx_missed_errors $(stat rx_missed_errors)"; return 1; }
+	ip link set "$n" down && ip link set "$n" up || return 1
+	eq "$(stat rx_missed_errors) $(stat rx_crc_errors)" "4294967310 9" "after down and up"
+}
+
 # A port change event re-reads the vport state: carrier follows.
 carrier_follows_events()
 {
 	eq "$(cat /sys/class/net/"$n"/carrier)" 0 "carrier before" || return 1
 	echo "0 up" > $F/link || return 1
 	wait_until 3 [ "$(cat /sys/class/net/"$n"/carrier)" = 1 ] || { ktap_diag "no carrier"; return 1; }
+	# speed and connector from PTYS
+	eq "$(ethtool "$n" | sed -n 's/^[[:space:]]*Speed: //p')" 100000Mb/s speed &&
+	eq "$(ethtool "$n" | sed -n 's/^[[:space:]]*Port: //p')" "Direct Attach Copper" port || return 1
 	echo "0 down" > $F/link || return 1
 	wait_until 3 [ "$(cat /sys/class/net/"$n"/carrier)" = 0 ] || { ktap_diag "carrier stays"; return 1; }
-	eq "$(st 0 events)" 2 events
+	eq "$(st 0 events)" 2 events &&
+	eq "$(ethtool "$n" | sed -n 's/^[[:space:]]*Speed: //p')" "Unknown!" "speed down"
 }
 
 # Down: the datapath's objects and the steering go, admin down, RQTs
@@ -177,6 +202,7 @@ unbind_bind_up()
 	ip link set "$n" up || return 1
 	echo mlx5_core.eth.0 > $DRV/unbind || return 1
 	eq "$(live 0)" "0 0 0 0 0 0 0 0 0 0 0 0 " "live after unbind" &&
+	eq "$(st 0 q_counters)" 0 "queue counter sets after unbind" &&
 	eq "$(netdev 0)" "" "netdev after unbind" || return 1
 	echo mlx5_core.eth.0 > $DRV/bind || return 1
 	wait_until 5 [ -n "$(netdev 0)" ] || return 1
@@ -209,13 +235,15 @@ refusals()
 		eq "$(live 1)" "0 0 0 0 0 0 0 0 0 0 0 0 " "$o: nothing left" || return 1
 		echo 1 > $F/del || return 1
 	done
-	echo "inline=l2 mpwqe=0 vectors=1 ts=rt" > $F/new || return 1
+	echo "inline=l2 mpwqe=0 vectors=1 ts=rt ptys=ext" > $F/new || return 1
 	wait_until 5 [ -n "$(netdev 1)" ] || return 1
 	m=$(netdev 1)
 	eq "$(ethtool -l "$m" | awk '/^Combined/ { print $2; exit }')" 1 "one vector, one channel" &&
 	! ethtool --set-priv-flags "$m" tx_mpwqe on 2>/dev/null &&
 	ip link set "$m" up && eq "$(st 1 live_sq)" 2 "SQs with L2 inline, real time" &&
-	ip link set "$m" down && echo 1 > $F/del
+	echo "1 up" > $F/link && wait_until 3 [ "$(cat /sys/class/net/"$m"/carrier)" = 1 ] &&
+	eq "$(ethtool "$m" | sed -n 's/^[[:space:]]*Speed: //p')" 200000Mb/s "extended speed" &&
+	echo "1 down" > $F/link && ip link set "$m" down && echo 1 > $F/del
 }
 
 # Remove the function while up, then the module with a function up.
@@ -237,6 +265,7 @@ ktap_ok reconfigure_channels_while_up reconfig_channels
 ktap_ok rss_table_and_key rss_table_and_key
 ktap_ok rx_filter_rules rx_filter
 ktap_ok mtu_pause_coalesce mtu_and_pause
+ktap_ok port_counters port_counters
 ktap_ok carrier_follows_port_events carrier_follows_events
 ktap_ok down_back_to_probe_state down_to_idle
 ktap_ok unbind_and_bind_while_up unbind_bind_up

@@ -114,6 +114,13 @@ struct cxb_mlx5_drop_rq {
  * @bcast_rule: the broadcast address's rule
  * @allmulti_rule: every multicast frame (NULL: off)
  * @promisc_rule: every frame (NULL: off)
+ * @q_counter: the queue counter set of the channels' receive queues
+ * @stats_work: reads the counters below (they need commands)
+ * @stats_lock: protects the four below
+ * @rx_oob: frames dropped for want of a receive buffer, since probe
+ * @oob_last: the 32-bit out_of_buffer counter at its last read
+ * @rx_too_long: frames longer than the port takes (PPCNT)
+ * @rx_crc: frames with a bad FCS (PPCNT)
  * @nb: mlx5_core's event notifier (port changes)
  * @link_work: re-reads the vport state after a port change event
  * @link_lock: protects @link_up, @link_cb, @link_ctx
@@ -152,6 +159,14 @@ struct cxb_mlx5_port {
 	struct mlx5_flow_handle *allmulti_rule;
 	struct mlx5_flow_handle *promisc_rule;
 
+	u16 q_counter;
+	struct work_struct stats_work;
+	spinlock_t stats_lock;	/* see above */
+	u64 rx_oob;
+	u32 oob_last;
+	u64 rx_too_long;
+	u64 rx_crc;
+
 	struct notifier_block nb;
 	struct work_struct link_work;
 	spinlock_t link_lock;	/* see above */
@@ -183,5 +198,6 @@ extern const struct cxb_backend_ops cxb_mlx5_ops;
 int cxb_mlx5_port_res_init(struct cxb_mlx5_port *port);
 void cxb_mlx5_port_res_cleanup(struct cxb_mlx5_port *port);
 int cxb_mlx5_query_link(struct cxb_mlx5_port *port, bool *up);
+void cxb_mlx5_stats_work(struct work_struct *work);
 
 #endif /* _CXBELL_MLX5_H */

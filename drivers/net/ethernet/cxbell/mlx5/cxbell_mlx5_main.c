@@ -183,6 +183,8 @@ static int cxb_mlx5_probe(struct auxiliary_device *adev,
 	mutex_init(&port->lock);
 	spin_lock_init(&port->link_lock);
 	INIT_WORK(&port->link_work, cxb_mlx5_link_work);
+	spin_lock_init(&port->stats_lock);
+	INIT_WORK(&port->stats_work, cxb_mlx5_stats_work);
 	netdev_rss_key_fill(port->rss.key, sizeof(port->rss.key));
 
 	err = mlx5_query_mac_address(mdev, port->cadev.mac);
@@ -218,6 +220,7 @@ static int cxb_mlx5_probe(struct auxiliary_device *adev,
 	if (err) {
 		mlx5_notifier_unregister(mdev, &port->nb);
 		cancel_work_sync(&port->link_work);
+		cancel_work_sync(&port->stats_work);
 		cxb_mlx5_port_res_cleanup(port);
 		auxiliary_device_uninit(padev);
 		return err;
@@ -245,6 +248,7 @@ static void cxb_mlx5_remove(struct auxiliary_device *adev)
 	auxiliary_device_delete(&port->cadev.adev);
 	mlx5_notifier_unregister(port->mdev, &port->nb);
 	cancel_work_sync(&port->link_work);
+	cancel_work_sync(&port->stats_work);
 	cxb_mlx5_port_res_cleanup(port);
 	auxiliary_device_uninit(&port->cadev.adev);
 }

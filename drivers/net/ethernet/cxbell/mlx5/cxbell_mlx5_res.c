@@ -306,6 +306,8 @@ static int cxb_mlx5_rq_create_hw(struct cxb_mlx5_port *port,
 	MLX5_SET(rqc, rqc, flush_in_error_en, 1);
 	MLX5_SET(rqc, rqc, ts_format,
 		 cxb_mlx5_ts_format(MLX5_CAP_GEN(mdev, rq_ts_format)));
+	/* out_of_buffer: frames dropped for want of a posted buffer */
+	MLX5_SET(rqc, rqc, counter_set_id, port->q_counter);
 	MLX5_SET(wq, wq, wq_type, MLX5_WQ_TYPE_CYCLIC);
 	MLX5_SET(wq, wq, pd, port->pdn);
 	MLX5_SET(wq, wq, log_wq_stride, log_stride);
@@ -1050,6 +1052,110 @@ static int cxb_mlx5_set_pause(struct cxb_adev *cadev, bool rx, bool tx)
 			    true);
 }
 
+/* Mb/s of the one operational protocol of PTYS, by its bit (enum
+ * mlx5e_link_mode and enum mlx5e_ext_link_mode of linux/mlx5/port.h,
+ * with the speeds of mlx5e's en/port.c tables)
+ */
+static u32 cxb_mlx5_proto_speed(u32 oper, bool ext)
+{
+	static const u32 legacy[MLX5E_LINK_MODES_NUMBER] = {
+		[MLX5E_1000BASE_CX_SGMII] = SPEED_1000,
+		[MLX5E_1000BASE_KX] = SPEED_1000,
+		[MLX5E_10GBASE_CX4] = SPEED_10000,
+		[MLX5E_10GBASE_KX4] = SPEED_10000,
+		[MLX5E_10GBASE_KR] = SPEED_10000,
+		[MLX5E_20GBASE_KR2] = SPEED_20000,
+		[MLX5E_40GBASE_CR4] = SPEED_40000,
+		[MLX5E_40GBASE_KR4] = SPEED_40000,
+		[MLX5E_56GBASE_R4] = SPEED_56000,
+		[MLX5E_10GBASE_CR] = SPEED_10000,
+		[MLX5E_10GBASE_SR] = SPEED_10000,
+		[MLX5E_10GBASE_ER] = SPEED_10000,
+		[MLX5E_40GBASE_SR4] = SPEED_40000,
+		[MLX5E_40GBASE_LR4] = SPEED_40000,
+		[MLX5E_50GBASE_SR2] = SPEED_50000,
+		[MLX5E_100GBASE_CR4] = SPEED_100000,
+		[MLX5E_100GBASE_SR4] = SPEED_100000,
+		[MLX5E_100GBASE_KR4] = SPEED_100000,
+		[MLX5E_100GBASE_LR4] = SPEED_100000,
+		[MLX5E_100BASE_TX] = SPEED_100,
+		[MLX5E_1000BASE_T] = SPEED_1000,
+		[MLX5E_10GBASE_T] = SPEED_10000,
+		[MLX5E_25GBASE_CR] = SPEED_25000,
+		[MLX5E_25GBASE_KR] = SPEED_25000,
+		[MLX5E_25GBASE_SR] = SPEED_25000,
+		[MLX5E_50GBASE_CR2] = SPEED_50000,
+		[MLX5E_50GBASE_KR2] = SPEED_50000,
+	};
+	/* by bit: the enum's names change between kernels */
+	static const u32 extended[] = {
+		[0] = SPEED_100,	/* SGMII_100M */
+		[1] = SPEED_1000,	/* 1000BASE_X_SGMII */
+		[3] = SPEED_5000,	/* 5GBASE_R */
+		[4] = SPEED_10000,	/* 10GBASE_XFI_XAUI_1 */
+		[5] = SPEED_40000,	/* 40GBASE_XLAUI_4_XLPPI_4 */
+		[6] = SPEED_25000,	/* 25GAUI_1_25GBASE_CR_KR */
+		[7] = SPEED_50000,	/* 50GAUI_2_LAUI_2_50GBASE_CR2_KR2 */
+		[8] = SPEED_50000,	/* 50GAUI_1_LAUI_1_50GBASE_CR_KR */
+		[9] = SPEED_100000,	/* CAUI_4_100GBASE_CR4_KR4 */
+		[10] = SPEED_100000,	/* 100GAUI_2_100GBASE_CR2_KR2 */
+		[11] = SPEED_100000,	/* 100GAUI_1_100GBASE_CR_KR */
+		[12] = SPEED_200000,	/* 200GAUI_4_200GBASE_CR4_KR4 */
+		[13] = SPEED_200000,	/* 200GAUI_2_200GBASE_CR2_KR2 */
+		[15] = SPEED_400000,	/* 400GAUI_8(_400GBASE_CR8) */
+		[16] = SPEED_400000,	/* 400GAUI_4_400GBASE_CR4_KR4 */
+		[19] = 800000,		/* 800GAUI_8_800GBASE_CR8_KR8 (SPEED_800000 from 6.2) */
+	};
+	unsigned int bit = oper ? __fls(oper) : 0;
+	u32 speed = 0;
+
+	if (!oper)
+		return SPEED_UNKNOWN;
+	if (ext && bit < ARRAY_SIZE(extended))
+		speed = extended[bit];
+	else if (!ext && bit < ARRAY_SIZE(legacy))
+		speed = legacy[bit];
+	return speed ?: SPEED_UNKNOWN;
+}
+
+/* The link's speed and connector from PTYS, as mlx5e's get_link_ksettings
+ * reports them (ext_eth_proto_oper where the port has the extended
+ * protocols, the connector where PTYS reports it), link modes left to
+ * the core.
+ */
+static void cxb_mlx5_get_link_info(struct cxb_adev *cadev,
+				   struct cxb_link_info *li)
+{
+	static const u8 connector[MLX5E_CONNECTOR_TYPE_NUMBER] = {
+		[MLX5E_PORT_UNKNOWN] = PORT_OTHER,
+		[MLX5E_PORT_NONE] = PORT_NONE,
+		[MLX5E_PORT_TP] = PORT_TP,
+		[MLX5E_PORT_AUI] = PORT_AUI,
+		[MLX5E_PORT_BNC] = PORT_BNC,
+		[MLX5E_PORT_MII] = PORT_MII,
+		[MLX5E_PORT_FIBRE] = PORT_FIBRE,
+		[MLX5E_PORT_DA] = PORT_DA,
+		[MLX5E_PORT_OTHER] = PORT_OTHER,
+	};
+	struct cxb_mlx5_port *port = to_cxb_mlx5_port(cadev);
+	struct mlx5_core_dev *mdev = port->mdev;
+	u32 out[MLX5_ST_SZ_DW(ptys_reg)] = {};
+	u32 in[MLX5_ST_SZ_DW(ptys_reg)] = {};
+	bool ext = MLX5_CAP_PCAM_FEATURE(mdev, ptys_extended_ethernet);
+	u8 type;
+
+	MLX5_SET(ptys_reg, in, local_port, 1);
+	MLX5_SET(ptys_reg, in, proto_mask, MLX5_PTYS_EN);
+	if (cxb_mlx5_reg(mdev, in, sizeof(in), out, MLX5_REG_PTYS, false))
+		return;
+	li->speed = cxb_mlx5_proto_speed(ext ?
+		MLX5_GET(ptys_reg, out, ext_eth_proto_oper) :
+		MLX5_GET(ptys_reg, out, eth_proto_oper), ext);
+	type = MLX5_GET(ptys_reg, out, connector_type);
+	li->port = MLX5_CAP_PCAM_FEATURE(mdev, ptys_connector_type) &&
+		   type < ARRAY_SIZE(connector) ? connector[type] : PORT_OTHER;
+}
+
 static bool cxb_mlx5_link_up(struct cxb_adev *cadev)
 {
 	struct cxb_mlx5_port *port = to_cxb_mlx5_port(cadev);
@@ -1111,6 +1217,99 @@ static void cxb_mlx5_close(struct cxb_adev *cadev)
 	mutex_unlock(&port->lock);
 }
 
+/* ---- Port counters ------------------------------------------------------ */
+
+/* ALLOC_Q_COUNTER (raw, as mlx5e_create_q_counters()) */
+static int cxb_mlx5_alloc_q_counter(struct cxb_mlx5_port *port)
+{
+	u32 out[MLX5_ST_SZ_DW(alloc_q_counter_out)] = {};
+	u32 in[MLX5_ST_SZ_DW(alloc_q_counter_in)] = {};
+	int err;
+
+	MLX5_SET(alloc_q_counter_in, in, opcode, MLX5_CMD_OP_ALLOC_Q_COUNTER);
+	err = mlx5_cmd_exec_inout(port->mdev, alloc_q_counter, in, out);
+	if (!err)
+		port->q_counter = MLX5_GET(alloc_q_counter_out, out,
+					   counter_set_id);
+	return err;
+}
+
+static void cxb_mlx5_dealloc_q_counter(struct cxb_mlx5_port *port)
+{
+	u32 in[MLX5_ST_SZ_DW(dealloc_q_counter_in)] = {};
+
+	MLX5_SET(dealloc_q_counter_in, in, opcode,
+		 MLX5_CMD_OP_DEALLOC_Q_COUNTER);
+	MLX5_SET(dealloc_q_counter_in, in, counter_set_id, port->q_counter);
+	mlx5_cmd_exec_in(port->mdev, dealloc_q_counter, in);
+}
+
+/* A 64-bit counter of PPCNT's 802.3 group, in its two halves */
+#define CXB_MLX5_802_3(out, fld) ({					\
+	const void *_o = (out);						\
+	(u64)MLX5_GET(ppcnt_reg, _o,					\
+		counter_set.eth_802_3_cntrs_grp_data_layout.fld##_high) << 32 | \
+	MLX5_GET(ppcnt_reg, _o,						\
+		counter_set.eth_802_3_cntrs_grp_data_layout.fld##_low); })
+
+/* The counters get_port_stats() reports, read with commands (mlx5e's
+ * update_stats_work): out_of_buffer of the queue counter set, which
+ * wraps at 32 bits and is summed here, and the 802.3 group of PPCNT:
+ * frames with a bad FCS (mlx5e's rx_crc_errors_phy) and frames too long
+ * for the port (dropped before any queue too).
+ */
+void cxb_mlx5_stats_work(struct work_struct *work)
+{
+	struct cxb_mlx5_port *port = container_of(work, struct cxb_mlx5_port,
+						  stats_work);
+	u32 qout[MLX5_ST_SZ_DW(query_q_counter_out)] = {};
+	u32 qin[MLX5_ST_SZ_DW(query_q_counter_in)] = {};
+	u32 out[MLX5_ST_SZ_DW(ppcnt_reg)] = {};
+	u32 in[MLX5_ST_SZ_DW(ppcnt_reg)] = {};
+	u64 crc = 0, too_long = 0;
+	bool ppcnt;
+	u32 oob;
+
+	MLX5_SET(query_q_counter_in, qin, opcode, MLX5_CMD_OP_QUERY_Q_COUNTER);
+	MLX5_SET(query_q_counter_in, qin, counter_set_id, port->q_counter);
+	if (mlx5_cmd_exec_inout(port->mdev, query_q_counter, qin, qout))
+		return;
+	oob = MLX5_GET(query_q_counter_out, qout, out_of_buffer);
+
+	MLX5_SET(ppcnt_reg, in, local_port, 1);
+	MLX5_SET(ppcnt_reg, in, grp, MLX5_IEEE_802_3_COUNTERS_GROUP);
+	ppcnt = !mlx5_core_access_reg(port->mdev, in, sizeof(in), out,
+				      sizeof(out), MLX5_REG_PPCNT, 0, 0);
+	if (ppcnt) {
+		crc = CXB_MLX5_802_3(out, a_frame_check_sequence_errors);
+		too_long = CXB_MLX5_802_3(out, a_frame_too_long_errors);
+	}
+
+	spin_lock_bh(&port->stats_lock);
+	port->rx_oob += (u32)(oob - port->oob_last);
+	port->oob_last = oob;
+	if (ppcnt) {
+		/* the port's own, never cleared: as they are */
+		port->rx_crc = crc;
+		port->rx_too_long = too_long;
+	}
+	spin_unlock_bh(&port->stats_lock);
+}
+
+/* Any context: the last counters read, and a read of newer ones. */
+static void cxb_mlx5_get_port_stats(struct cxb_adev *cadev,
+				    struct cxb_port_stats *s)
+{
+	struct cxb_mlx5_port *port = to_cxb_mlx5_port(cadev);
+	unsigned long flags;
+
+	spin_lock_irqsave(&port->stats_lock, flags);
+	s->rx_dropped = port->rx_oob + port->rx_too_long;
+	s->rx_crc_errors = port->rx_crc;
+	spin_unlock_irqrestore(&port->stats_lock, flags);
+	schedule_work(&port->stats_work);
+}
+
 /* ---- Function ----------------------------------------------------------- */
 
 /* The physical-address mkey of every data segment (mlx5e_create_mkey()) */
@@ -1169,9 +1368,12 @@ int cxb_mlx5_port_res_init(struct cxb_mlx5_port *port)
 	err = cxb_mlx5_create_tis(port);
 	if (err)
 		goto err_bfreg;
-	err = cxb_mlx5_drop_create(port);
+	err = cxb_mlx5_alloc_q_counter(port);
 	if (err)
 		goto err_tis;
+	err = cxb_mlx5_drop_create(port);
+	if (err)
+		goto err_q_counter;
 	err = cxb_mlx5_rqt_create(port, false, &port->rqt_rss);
 	if (err)
 		goto err_drop;
@@ -1189,6 +1391,8 @@ err_rqt:
 	mlx5_core_destroy_rqt(mdev, port->rqt_rss);
 err_drop:
 	cxb_mlx5_drop_destroy(port);
+err_q_counter:
+	cxb_mlx5_dealloc_q_counter(port);
 err_tis:
 	mlx5_core_destroy_tis(mdev, port->tisn);
 err_bfreg:
@@ -1210,6 +1414,7 @@ void cxb_mlx5_port_res_cleanup(struct cxb_mlx5_port *port)
 	mlx5_core_destroy_rqt(mdev, port->rqt_direct);
 	mlx5_core_destroy_rqt(mdev, port->rqt_rss);
 	cxb_mlx5_drop_destroy(port);
+	cxb_mlx5_dealloc_q_counter(port);
 	mlx5_core_destroy_tis(mdev, port->tisn);
 	mlx5_free_bfreg(mdev, &port->bfreg);
 	mlx5_core_destroy_mkey(mdev, port->mkey);
@@ -1233,4 +1438,6 @@ const struct cxb_backend_ops cxb_mlx5_ops = {
 	.rq_destroy	= cxb_mlx5_rq_destroy,
 	.set_rx_filter	= cxb_mlx5_set_rx_filter,
 	.set_rss	= cxb_mlx5_set_rss,
+	.get_link_info	= cxb_mlx5_get_link_info,
+	.get_port_stats	= cxb_mlx5_get_port_stats,
 };
