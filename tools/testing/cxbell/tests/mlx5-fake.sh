@@ -210,7 +210,8 @@ unbind_bind_up()
 	eq "$(live 0)" "$IDLE" "live after bind" && eq "$(st 0 violations)" 0 violations
 }
 
-# The contrib bind script: an unbound function to the driver; bad names.
+# The contrib bind script: an unbound function to the driver; bad names;
+# a refused function.
 bind_script()
 {
 	echo mlx5_core.eth.0 > $DRV/unbind || return 1
@@ -218,7 +219,16 @@ bind_script()
 	wait_until 5 [ -n "$(netdev 0)" ] || return 1
 	n=$(netdev 0)
 	! CXBELL_MLX5_DRIVER=cxbell_mlx5_fake.eth /cxbell/contrib/sbin/cxbell-mlx5-bind mlx5_core.eth.7 2>/dev/null &&
-	! CXBELL_MLX5_DRIVER=cxbell_mlx5_fake.eth /cxbell/contrib/sbin/cxbell-mlx5-bind eth0 2>/dev/null
+	! CXBELL_MLX5_DRIVER=cxbell_mlx5_fake.eth /cxbell/contrib/sbin/cxbell-mlx5-bind eth0 2>/dev/null || return 1
+	# a function the driver refuses: remembered, then left alone when
+	# udev runs the script (ACTION set), tried again by hand
+	echo vf > $F/new || return 1
+	! CXBELL_MLX5_DRIVER=cxbell_mlx5_fake.eth /cxbell/contrib/sbin/cxbell-mlx5-bind mlx5_core.eth.1 2>/dev/null &&
+	[ -e /run/cxbell-mlx5-bind/mlx5_core.eth.1 ] &&
+	ACTION=bind CXBELL_MLX5_DRIVER=cxbell_mlx5_fake.eth /cxbell/contrib/sbin/cxbell-mlx5-bind mlx5_core.eth.1 &&
+	! CXBELL_MLX5_DRIVER=cxbell_mlx5_fake.eth /cxbell/contrib/sbin/cxbell-mlx5-bind mlx5_core.eth.1 2>/dev/null || return 1
+	rm -rf /run/cxbell-mlx5-bind
+	echo 1 > $F/del
 }
 
 # probe refuses what the core cannot drive, with one log line each, and
