@@ -101,7 +101,14 @@ reconfig_channels()
 	eq "$(rqts 0 | awk '$4 == "128:"' | tr ' ' '\n' | tail -n 128 | sort -u | wc -l)" 1 "RSS on one RQ" || return 1
 	ethtool -L "$n" combined 2 || return 1
 	eq "$(live 0)" "1 1 1 1 1 7 4 3 2 7 2 $(rules 0 | wc -l) " "two channels again" &&
-	le 4 $(($(st 0 modify_rqt) - m0)) "MODIFY_RQT commands" &&
+	le 4 $(($(st 0 modify_rqt) - m0)) "MODIFY_RQT commands" || return 1
+	# the largest rings (page lists of 128 and more entries), VLAN
+	# stripping off and on (receive queues again, vsd), back
+	g=$(ethtool -g "$n" | awk '/^RX:/ { print $2; exit }')
+	ethtool -G "$n" rx "$g" tx "$g" && ethtool -K "$n" rxvlan off &&
+		ethtool -K "$n" rxvlan on && ethtool -G "$n" rx 1024 tx 1024 ||
+		{ ktap_diag "ethtool -G/-K"; return 1; }
+	eq "$(live 0)" "1 1 1 1 1 7 4 3 2 7 2 $(rules 0 | wc -l) " "after ring and offload changes" &&
 	eq "$(st 0 violations)" 0 violations
 }
 
@@ -145,6 +152,10 @@ mtu_and_pause()
 	eq "$(st 0 pmtu)" 9022 pmtu && eq "$(st 0 vport_mtu)" 9022 vport_mtu || return 1
 	! ip link set "$n" mtu 9957 2>/dev/null || { ktap_diag "mtu 9957 taken"; return 1; }
 	ip link set "$n" mtu 1500 && eq "$(st 0 pmtu)" 1522 "pmtu back" || return 1
+	# set while down: programmed at open
+	ip link set "$n" down && ip link set "$n" mtu 4000 && ip link set "$n" up &&
+		eq "$(st 0 pmtu)" 4022 "pmtu set while down" &&
+		ip link set "$n" mtu 1500 || return 1
 	ethtool -A "$n" rx on tx on || return 1
 	eq "$(st 0 pptx)$(st 0 pprx)" 11 "pause on" || return 1
 	ethtool -A "$n" rx off tx off && eq "$(st 0 pptx)$(st 0 pprx)" 00 "pause off"
