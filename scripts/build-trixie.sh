@@ -17,7 +17,7 @@
 # make KDIR=<the chroot's headers>. Fails if the build fails, warns or
 # does not produce cxbell.ko, cxbell_sim.ko, cxbell_mlx4.ko (the
 # ConnectX-3 backend, on mlx4_core's 6.5+ auxiliary driver API here) and
-# cxbell_mlx5.ko (the ConnectX-4+ backend, on 6.6+'s mlx5_comp_eqn_get()).
+# cxbell_mlx5.ko (the ConnectX-4+ backend, on 6.12's mlx5_comp_eqn_get()).
 #
 #   --out DIR   copy the .ko files built into DIR (emptied first) and
 #               write DIR/env: the shell assignments CXBELL_KVER,

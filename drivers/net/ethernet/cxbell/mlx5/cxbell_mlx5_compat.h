@@ -2,8 +2,9 @@
 /* cxbell_mlx5: what differs between the kernels' mlx5_core APIs.
  *
  * The completion vectors' EQ numbers: mlx5_vector2eqn() and
- * mlx5_comp_vectors_count() up to Linux 6.5, mlx5_comp_eqn_get() and
- * mlx5_comp_vectors_max() from 6.6 (Kbuild: CXB_MLX5_HAVE_COMP_EQN_GET).
+ * mlx5_comp_vectors_count() in 6.1, mlx5_comp_eqn_get() and
+ * mlx5_comp_vectors_max() in later kernels, 6.12 among them (Kbuild
+ * looks for the former: CXB_MLX5_HAVE_COMP_EQN_GET).
  */
 #ifndef _CXBELL_MLX5_COMPAT_H
 #define _CXBELL_MLX5_COMPAT_H
