@@ -227,6 +227,31 @@ static int fake_destroy(struct fake_fn *fn, enum fake_type t, u32 n,
 	return 0;
 }
 
+/* A command that makes an object of type @t, and does nothing else */
+static int fake_cmd_new(struct fake_fn *fn, enum fake_type t, u32 *n)
+{
+	int err;
+
+	mutex_lock(&fn->lock);
+	fn->cmds++;
+	err = fake_new(fn, t, n);
+	mutex_unlock(&fn->lock);
+	return err;
+}
+
+/* A command that destroys @n of type @t, unless a @users object names it */
+static int fake_cmd_destroy(struct fake_fn *fn, enum fake_type t, u32 n,
+			    const enum fake_type *users, unsigned int nusers)
+{
+	int err;
+
+	mutex_lock(&fn->lock);
+	fn->cmds++;
+	err = fake_destroy(fn, t, n, users, nusers);
+	mutex_unlock(&fn->lock);
+	return err;
+}
+
 static bool fake_check(struct fake_fn *fn, bool ok, const char *what)
 {
 	if (!ok)
@@ -254,50 +279,27 @@ static bool fake_check_mem(struct fake_fn *fn, u64 dbr, const __be64 *pas,
 
 int mlx5_core_alloc_pd(struct mlx5_core_dev *dev, u32 *pdn)
 {
-	struct fake_fn *fn = fake_of(dev);
-	int err;
-
-	mutex_lock(&fn->lock);
-	fn->cmds++;
-	err = fake_new(fn, FT_PD, pdn);
-	mutex_unlock(&fn->lock);
-	return err;
+	return fake_cmd_new(fake_of(dev), FT_PD, pdn);
 }
 
 int mlx5_core_dealloc_pd(struct mlx5_core_dev *dev, u32 pdn)
 {
 	static const enum fake_type users[] = { FT_MKEY, FT_SQ, FT_RQ };
-	struct fake_fn *fn = fake_of(dev);
-	int err;
 
-	mutex_lock(&fn->lock);
-	fn->cmds++;
-	err = fake_destroy(fn, FT_PD, pdn, users, ARRAY_SIZE(users));
-	mutex_unlock(&fn->lock);
-	return err;
+	return fake_cmd_destroy(fake_of(dev), FT_PD, pdn,
+				users, ARRAY_SIZE(users));
 }
 
 int mlx5_core_alloc_transport_domain(struct mlx5_core_dev *dev, u32 *tdn)
 {
-	struct fake_fn *fn = fake_of(dev);
-	int err;
-
-	mutex_lock(&fn->lock);
-	fn->cmds++;
-	err = fake_new(fn, FT_TD, tdn);
-	mutex_unlock(&fn->lock);
-	return err;
+	return fake_cmd_new(fake_of(dev), FT_TD, tdn);
 }
 
 void mlx5_core_dealloc_transport_domain(struct mlx5_core_dev *dev, u32 tdn)
 {
 	static const enum fake_type users[] = { FT_TIS, FT_TIR };
-	struct fake_fn *fn = fake_of(dev);
 
-	mutex_lock(&fn->lock);
-	fn->cmds++;
-	fake_destroy(fn, FT_TD, tdn, users, ARRAY_SIZE(users));
-	mutex_unlock(&fn->lock);
+	fake_cmd_destroy(fake_of(dev), FT_TD, tdn, users, ARRAY_SIZE(users));
 }
 
 int mlx5_core_create_mkey(struct mlx5_core_dev *dev, u32 *mkey, u32 *in,
@@ -329,14 +331,7 @@ int mlx5_core_create_mkey(struct mlx5_core_dev *dev, u32 *mkey, u32 *in,
 
 int mlx5_core_destroy_mkey(struct mlx5_core_dev *dev, u32 mkey)
 {
-	struct fake_fn *fn = fake_of(dev);
-	int err;
-
-	mutex_lock(&fn->lock);
-	fn->cmds++;
-	err = fake_destroy(fn, FT_MKEY, mkey, NULL, 0);
-	mutex_unlock(&fn->lock);
-	return err;
+	return fake_cmd_destroy(fake_of(dev), FT_MKEY, mkey, NULL, 0);
 }
 
 int mlx5_alloc_bfreg(struct mlx5_core_dev *mdev, struct mlx5_sq_bfreg *bfreg,
@@ -362,12 +357,9 @@ int mlx5_alloc_bfreg(struct mlx5_core_dev *mdev, struct mlx5_sq_bfreg *bfreg,
 void mlx5_free_bfreg(struct mlx5_core_dev *mdev, struct mlx5_sq_bfreg *bfreg)
 {
 	static const enum fake_type users[] = { FT_CQ, FT_SQ };
-	struct fake_fn *fn = fake_of(mdev);
 
-	mutex_lock(&fn->lock);
-	fn->cmds++;
-	fake_destroy(fn, FT_UAR, bfreg->index, users, ARRAY_SIZE(users));
-	mutex_unlock(&fn->lock);
+	fake_cmd_destroy(fake_of(mdev), FT_UAR, bfreg->index,
+			 users, ARRAY_SIZE(users));
 }
 
 int mlx5_core_create_tis(struct mlx5_core_dev *dev, u32 *in, u32 *tisn)
@@ -394,12 +386,8 @@ int mlx5_core_create_tis(struct mlx5_core_dev *dev, u32 *in, u32 *tisn)
 void mlx5_core_destroy_tis(struct mlx5_core_dev *dev, u32 tisn)
 {
 	static const enum fake_type users[] = { FT_SQ };
-	struct fake_fn *fn = fake_of(dev);
 
-	mutex_lock(&fn->lock);
-	fn->cmds++;
-	fake_destroy(fn, FT_TIS, tisn, users, ARRAY_SIZE(users));
-	mutex_unlock(&fn->lock);
+	fake_cmd_destroy(fake_of(dev), FT_TIS, tisn, users, ARRAY_SIZE(users));
 }
 
 /* ---- EQs and CQs -------------------------------------------------------- */
@@ -473,14 +461,9 @@ int mlx5_core_create_cq(struct mlx5_core_dev *dev, struct mlx5_core_cq *cq,
 int mlx5_core_destroy_cq(struct mlx5_core_dev *dev, struct mlx5_core_cq *cq)
 {
 	static const enum fake_type users[] = { FT_SQ, FT_RQ };
-	struct fake_fn *fn = fake_of(dev);
-	int err;
 
-	mutex_lock(&fn->lock);
-	fn->cmds++;
-	err = fake_destroy(fn, FT_CQ, cq->cqn, users, ARRAY_SIZE(users));
-	mutex_unlock(&fn->lock);
-	return err;
+	return fake_cmd_destroy(fake_of(dev), FT_CQ, cq->cqn,
+				users, ARRAY_SIZE(users));
 }
 
 int mlx5_core_modify_cq_moderation(struct mlx5_core_dev *dev,
@@ -663,12 +646,8 @@ int mlx5_core_modify_rq(struct mlx5_core_dev *dev, u32 rqn, u32 *in)
 void mlx5_core_destroy_rq(struct mlx5_core_dev *dev, u32 rqn)
 {
 	static const enum fake_type users[] = { FT_RQT };
-	struct fake_fn *fn = fake_of(dev);
 
-	mutex_lock(&fn->lock);
-	fn->cmds++;
-	fake_destroy(fn, FT_RQ, rqn, users, ARRAY_SIZE(users));
-	mutex_unlock(&fn->lock);
+	fake_cmd_destroy(fake_of(dev), FT_RQ, rqn, users, ARRAY_SIZE(users));
 }
 
 /* Does a live RQ count into queue counter set @id? */
@@ -749,12 +728,8 @@ static int fake_modify_rqt(struct fake_fn *fn, u32 *in, int inlen)
 void mlx5_core_destroy_rqt(struct mlx5_core_dev *dev, u32 rqtn)
 {
 	static const enum fake_type users[] = { FT_TIR };
-	struct fake_fn *fn = fake_of(dev);
 
-	mutex_lock(&fn->lock);
-	fn->cmds++;
-	fake_destroy(fn, FT_RQT, rqtn, users, ARRAY_SIZE(users));
-	mutex_unlock(&fn->lock);
+	fake_cmd_destroy(fake_of(dev), FT_RQT, rqtn, users, ARRAY_SIZE(users));
 }
 
 static bool fake_check_hash(struct fake_fn *fn, void *tirc)
@@ -812,12 +787,8 @@ static int fake_modify_tir(struct fake_fn *fn, u32 *in)
 void mlx5_core_destroy_tir(struct mlx5_core_dev *dev, u32 tirn)
 {
 	static const enum fake_type users[] = { FT_RULE };
-	struct fake_fn *fn = fake_of(dev);
 
-	mutex_lock(&fn->lock);
-	fn->cmds++;
-	fake_destroy(fn, FT_TIR, tirn, users, ARRAY_SIZE(users));
-	mutex_unlock(&fn->lock);
+	fake_cmd_destroy(fake_of(dev), FT_TIR, tirn, users, ARRAY_SIZE(users));
 }
 
 /* ---- Raw commands ------------------------------------------------------- */
@@ -1142,14 +1113,9 @@ mlx5_create_auto_grouped_flow_table(struct mlx5_flow_namespace *ns,
 int mlx5_destroy_flow_table(struct mlx5_flow_table *ft)
 {
 	static const enum fake_type users[] = { FT_RULE };
-	struct fake_fn *fn = ft->fn;
-	int err;
 
-	mutex_lock(&fn->lock);
-	fn->cmds++;
-	err = fake_destroy(fn, FT_FT, ft->id, users, ARRAY_SIZE(users));
-	mutex_unlock(&fn->lock);
-	return err;
+	return fake_cmd_destroy(ft->fn, FT_FT, ft->id,
+				users, ARRAY_SIZE(users));
 }
 
 static unsigned int fake_ft_rules(struct fake_fn *fn, u32 ft)
@@ -1228,12 +1194,7 @@ out:
 
 void mlx5_del_flow_rules(struct mlx5_flow_handle *fr)
 {
-	struct fake_fn *fn = fr->fn;
-
-	mutex_lock(&fn->lock);
-	fn->cmds++;
-	fake_destroy(fn, FT_RULE, fr->id, NULL, 0);
-	mutex_unlock(&fn->lock);
+	fake_cmd_destroy(fr->fn, FT_RULE, fr->id, NULL, 0);
 }
 
 /* ---- Functions ---------------------------------------------------------- */

@@ -24,11 +24,16 @@ fi
 
 no_ipv6
 
+# fn_stats FN: function FN's lines of the stats file
+fn_stats() { awk -v fn="fn $1" '$0 == fn { in_fn = 1; next } /^fn / { in_fn = 0 } in_fn' $F/stats; }
 # st FN KEY: a value of function FN's stats
-st() { awk -v fn="fn $1" -v k="$2" '$0 == fn { in_fn = 1; next } /^fn / { in_fn = 0 } in_fn && $1 == k { print $2 }' $F/stats; }
-# the RQT lines of function FN: "rqt N size S: entries"
-rqts() { awk -v fn="fn $1" '$0 == fn { in_fn = 1; next } /^fn / { in_fn = 0 } in_fn && $1 == "rqt"' $F/stats; }
-rules() { awk -v fn="fn $1" '$0 == fn { in_fn = 1; next } /^fn / { in_fn = 0 } in_fn && $1 == "rule"' $F/stats; }
+st() { fn_stats "$1" | awk -v k="$2" '$1 == k { print $2 }'; }
+# the RQT lines of function FN: "rqt N size S: entries"; its rules
+rqts() { fn_stats "$1" | awk '$1 == "rqt"'; }
+rules() { fn_stats "$1" | awk '$1 == "rule"'; }
+# function 0's RSS RQT entries, one a line; its direct RQT's one entry
+rss_rqns() { rqts 0 | awk '$4 == "128:"' | tr ' ' '\n' | tail -n 128; }
+direct_rqn() { rqts 0 | awk '$4 == "1:" { print $5 }'; }
 netdev() { ls "/sys/bus/auxiliary/devices/mlx5_core.eth.$1/"cxbell_mlx5.port.*/net/ 2>/dev/null | head -n 1; }
 mc_count() { ip maddr show dev "$1" | grep -c '^[[:space:]]*link'; }
 
@@ -80,10 +85,9 @@ up_two_channels()
 	eq "$(st 0 admin)" 1 admin && eq "$(st 0 pmtu)" 1522 pmtu &&
 	eq "$(st 0 vport_mtu)" 1522 vport_mtu || return 1
 	# RSS RQT: 128 entries over the two channel RQs (not the drop RQ 800)
-	rss=$(rqts 0 | awk '$4 == "128:"')
-	eq "$(echo "$rss" | tr ' ' '\n' | tail -n 128 | sort -u | grep -vc '^800$')" 2 "distinct RSS RQs" &&
-	eq "$(echo "$rss" | tr ' ' '\n' | tail -n 128 | grep -c '^800$')" 0 "RSS entries on the drop RQ" &&
-	eq "$(rqts 0 | awk '$4 == "1:" { print $5 }')" 801 "direct RQT on channel 0's RQ" &&
+	eq "$(rss_rqns | sort -u | grep -vc '^800$')" 2 "distinct RSS RQs" &&
+	eq "$(rss_rqns | grep -c '^800$')" 0 "RSS entries on the drop RQ" &&
+	eq "$(direct_rqn)" 801 "direct RQT on channel 0's RQ" &&
 	eq "$(rules 0 | grep -c 'level 1 .* -> tir')" 7 "traffic type rules" &&
 	eq "$(rules 0 | grep -c 'dmac ff:ff:ff:ff:ff:ff/ff:ff:ff:ff:ff:ff .*-> table')" 1 broadcast &&
 	eq "$(rules 0 | grep -c "dmac 02:cb:55:00:00:00/ff:ff:ff:ff:ff:ff .*-> table")" 1 "own address" &&
@@ -98,7 +102,7 @@ reconfig_channels()
 	m0=$(st 0 modify_rqt)
 	ethtool -L "$n" combined 1 || return 1
 	eq "$(live 0)" "1 1 1 1 1 4 2 2 2 7 2 $(rules 0 | wc -l) " "one channel" &&
-	eq "$(rqts 0 | awk '$4 == "128:"' | tr ' ' '\n' | tail -n 128 | sort -u | wc -l)" 1 "RSS on one RQ" || return 1
+	eq "$(rss_rqns | sort -u | wc -l)" 1 "RSS on one RQ" || return 1
 	ethtool -L "$n" combined 2 || return 1
 	eq "$(live 0)" "1 1 1 1 1 7 4 3 2 7 2 $(rules 0 | wc -l) " "two channels again" &&
 	le 4 $(($(st 0 modify_rqt) - m0)) "MODIFY_RQT commands" || return 1
@@ -118,9 +122,8 @@ rss_table_and_key()
 {
 	t0=$(st 0 modify_tir)
 	ethtool -X "$n" weight 1 0 || { ktap_diag "ethtool -X weight 1 0"; return 1; }
-	eq "$(rqts 0 | awk '$4 == "128:"' | tr ' ' '\n' | tail -n 128 | sort -u | wc -l)" 1 "weight 1 0: one RQ" || return 1
-	eq "$(rqts 0 | awk '$4 == "128:"' | tr ' ' '\n' | tail -n 128 | sort -u)" \
-		"$(rqts 0 | awk '$4 == "1:" { print $5 }')" "channel 0's RQ" || return 1
+	eq "$(rss_rqns | sort -u | wc -l)" 1 "weight 1 0: one RQ" || return 1
+	eq "$(rss_rqns | sort -u)" "$(direct_rqn)" "channel 0's RQ" || return 1
 	ethtool -X "$n" equal 2 || { ktap_diag "ethtool -X equal 2"; return 1; }
 	ethtool -X "$n" hkey $(printf '%02x:' $(seq 1 39) | sed 's/$/28/') ||
 		{ ktap_diag "ethtool -X hkey"; return 1; }
